@@ -1,0 +1,52 @@
+# registries-controller. Every build and test uses the containers_image_openpgp tag, so that
+# containers/image's signature package builds without cgo and gpgme.
+GO ?= go
+export GOFLAGS := $(strip $(GOFLAGS) -tags=containers_image_openpgp)
+
+BIN := _output/bin/registries-controller
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/openshift/registries-controller/pkg/version.Version=$(VERSION)
+PKGS := ./...
+TEST_TIMEOUT ?= 40m
+
+.PHONY: all build test unit run bench verify test-assets crds clean
+
+all: build
+
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/registries-controller
+
+# test runs every test, against a real kube-apiserver and etcd built from the pinned modules in
+# hack/tools (built once, then cached: see hack/test-assets.sh).
+test: build
+	KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
+		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
+
+# unit runs the tests that need no control plane.
+unit:
+	$(GO) test -count=1 -short ./pkg/...
+
+run: build
+	hack/run.sh $(BIN)
+
+BENCH ?= .
+BENCHTIME ?= 1x
+bench: build
+	KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
+		$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -benchtime $(BENCHTIME) -timeout 60m $(PKGS)
+
+verify:
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^vendor/')); \
+		if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+	hack/verify-vendor.sh
+	hack/update-crds.sh --verify
+
+test-assets:
+	@hack/test-assets.sh
+
+crds:
+	hack/update-crds.sh
+
+clean:
+	rm -rf _output
