@@ -1,0 +1,166 @@
+package registries
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/BurntSushi/toml"
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+	"github.com/containers/image/v5/signature"
+
+	"github.com/openshift/registries-controller/pkg/registriesconf"
+)
+
+// Node file paths of the rendered files.
+const (
+	RegistriesConfPath   = "/etc/containers/registries.conf"
+	PolicyJSONPath       = "/etc/containers/policy.json"
+	SearchRegistriesPath = "/etc/containers/registries.conf.d/01-image-searchRegistries.conf"
+)
+
+// BaseSearchRegistries is the search list of the node's base registries.conf, which the rendered file
+// starts from and replaces.
+var BaseSearchRegistries = []string{"registry.access.redhat.com", "docker.io"}
+
+// Result is the merged configuration: the files a node needs, and a report of how they came about.
+// A nil file means the node keeps its base file.
+type Result struct {
+	// Registries is the registries.conf model, as written into RegistriesConf.
+	Registries *sysregistriesv2.V2RegistriesConf
+	// RegistriesConf is the TOML of /etc/containers/registries.conf; nil when no mirror object exists
+	// and no registry is insecure or blocked.
+	RegistriesConf []byte
+	// Policy is the policy.json model, as written into PolicyJSON.
+	Policy *signature.Policy
+	// PolicyJSON is /etc/containers/policy.json; nil unless allowed or blocked registries apply.
+	PolicyJSON []byte
+	// SearchRegistries is the search-registries drop-in; nil unless containerRuntimeSearchRegistries is set.
+	SearchRegistries []byte
+	// Report says where every mirror came from and what was not applied as written.
+	Report Report
+}
+
+// Merge computes the node files for the given inputs. It is pure and deterministic: the same inputs,
+// in any order, give the same bytes. Invalid inputs give an *InvalidInputError listing every problem;
+// any other error is an internal failure. Every file returned has been loaded back with
+// containers/image, so a file CRI-O could not load is never produced.
+func Merge(in *Inputs) (*Result, error) {
+	entries := collectEntries(in)
+	if ps := validate(in, entries); len(ps) > 0 {
+		return nil, &InvalidInputError{Problems: ps}
+	}
+	digest, tag, ignored := mergeMirrorSets(entries)
+	res := &Result{Report: Report{Ignored: ignored}}
+	for _, s := range append(append([]*mirrorSet{}, digest...), tag...) {
+		res.Report.Sources = append(res.Report.Sources, s.report())
+	}
+
+	rs := &in.RegistrySources
+	insecure := scopeItems("spec.registrySources.insecureRegistries", rs.InsecureRegistries)
+	allBlocked := scopeItems("spec.registrySources.blockedRegistries", rs.BlockedRegistries)
+	plan, err := planBlocking(in, digest, tag, insecure, allBlocked)
+	if err != nil {
+		return nil, err
+	}
+	res.Report.Warnings = plan.warnings
+
+	if len(entries) > 0 || len(insecure) > 0 || len(allBlocked) > 0 {
+		conf, inherited, problems := renderRegistries(digest, tag, insecure, plan.blocked)
+		if len(problems) > 0 {
+			sortProblems(problems)
+			return nil, &InvalidInputError{Problems: problems}
+		}
+		res.Registries = conf
+		res.Report.Inherited = inherited
+		if res.RegistriesConf, err = encodeTOML(conf); err != nil {
+			return nil, err
+		}
+	}
+	if res.PolicyJSON, res.Policy, err = renderPolicy(rs.AllowedRegistries, plan); err != nil {
+		return nil, err
+	}
+	if len(rs.ContainerRuntimeSearchRegistries) > 0 {
+		search := &sysregistriesv2.V2RegistriesConf{UnqualifiedSearchRegistries: rs.ContainerRuntimeSearchRegistries}
+		if res.SearchRegistries, err = encodeTOML(search); err != nil {
+			return nil, err
+		}
+	}
+	if err := res.loadBack(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func scopeItems(field string, values []string) []scopeItem {
+	out := make([]scopeItem, len(values))
+	for i, v := range values {
+		out[i] = scopeItem{scope: Scope(v), origin: Origin{Object: imageRef, Field: fmt.Sprintf("%s[%d]", field, i)}}
+	}
+	return out
+}
+
+// renderRegistries builds the registries.conf model from the node's base file.
+func renderRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) (*sysregistriesv2.V2RegistriesConf, []InheritedReport, []Problem) {
+	regs, inherited, problems := buildRegistries(digest, tag, insecure, blocked)
+	conf := &sysregistriesv2.V2RegistriesConf{
+		UnqualifiedSearchRegistries: append([]string(nil), BaseSearchRegistries...),
+	}
+	if len(regs) > 0 {
+		conf.Registries = regs
+	}
+	return conf, inherited, problems
+}
+
+// encodeTOML encodes a registries.conf model the way the reference does (BurntSushi/toml), which is what
+// makes the bytes identical to those existing clusters carry.
+func encodeTOML(conf *sysregistriesv2.V2RegistriesConf) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(conf); err != nil {
+		return nil, fmt.Errorf("encoding registries configuration: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// errLoadBack marks a rendered file that containers/image rejects: always a bug here, never the
+// user's input, since the input was validated.
+var errLoadBack = errors.New("internal error: a rendered file does not load with containers/image")
+
+// loadBack loads the rendered files with containers/image, as CRI-O would, and checks that the library
+// reads back what was meant.
+func (r *Result) loadBack() error {
+	conf := r.RegistriesConf
+	if conf == nil && r.SearchRegistries != nil {
+		// The drop-in is read on top of the node's base file.
+		var err error
+		if conf, err = encodeTOML(&sysregistriesv2.V2RegistriesConf{UnqualifiedSearchRegistries: BaseSearchRegistries}); err != nil {
+			return err
+		}
+	}
+	if conf != nil {
+		dropIns := map[string][]byte{}
+		if r.SearchRegistries != nil {
+			dropIns["01-image-searchRegistries.conf"] = r.SearchRegistries
+		}
+		c, err := registriesconf.Load(conf, dropIns)
+		if err != nil {
+			return fmt.Errorf("%w: %v", errLoadBack, err)
+		}
+		defer c.Close()
+		if r.Registries != nil {
+			loaded, err := c.Registries()
+			if err != nil {
+				return fmt.Errorf("%w: %v", errLoadBack, err)
+			}
+			if len(loaded) != len(r.Registries.Registries) {
+				return fmt.Errorf("%w: %d entries written, %d loaded", errLoadBack, len(r.Registries.Registries), len(loaded))
+			}
+		}
+	}
+	if r.PolicyJSON != nil {
+		if _, err := signature.NewPolicyFromBytes(r.PolicyJSON); err != nil {
+			return fmt.Errorf("%w: policy.json: %v", errLoadBack, err)
+		}
+	}
+	return nil
+}

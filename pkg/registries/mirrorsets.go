@@ -1,0 +1,71 @@
+package registries
+
+import (
+	"fmt"
+	"sort"
+)
+
+// mirrorSet is the merged configuration of one source within one group.
+type mirrorSet struct {
+	source  string
+	group   Group
+	lists   [][]string
+	never   bool
+	entries []Origin
+	// origins maps each mirror to the entries that list it.
+	origins map[string][]Origin
+	// mirrors is the merged order (orderMirrors).
+	mirrors []string
+}
+
+// mergeMirrorSets groups the entries by group and exact source string, orders each source's mirrors,
+// and returns the sets of each group sorted by source. Entries without a real mirror are ignored
+// entirely, their policy included, and listed in the returned notes.
+func mergeMirrorSets(entries []mirrorEntry) (digest, tag []*mirrorSet, ignored []Problem) {
+	byGroup := map[Group]map[string]*mirrorSet{DigestGroup: {}, TagGroup: {}}
+	for i := range entries {
+		e := &entries[i]
+		if !e.hasRealMirror() {
+			msg := "no mirrors, so the entry configures nothing"
+			if len(e.mirrors) > 0 {
+				msg = "its mirrors only repeat the source, so the entry configures nothing"
+			}
+			ignored = append(ignored, Problem{Object: e.origin.Object, Field: e.origin.Field, Value: e.source, Message: msg})
+			continue
+		}
+		sets := byGroup[e.group]
+		s := sets[e.source]
+		if s == nil {
+			s = &mirrorSet{source: e.source, group: e.group, origins: map[string][]Origin{}}
+			sets[e.source] = s
+		}
+		s.lists = append(s.lists, e.mirrors)
+		s.never = s.never || e.neverContactSource()
+		s.entries = append(s.entries, e.origin)
+		for j, m := range e.mirrors {
+			if j > 0 && contains(e.mirrors[:j], m) {
+				continue
+			}
+			s.origins[m] = append(s.origins[m], Origin{Object: e.origin.Object, Field: fmt.Sprintf("%s.mirrors[%d]", e.origin.Field, j)})
+		}
+	}
+	finish := func(sets map[string]*mirrorSet) []*mirrorSet {
+		out := make([]*mirrorSet, 0, len(sets))
+		for _, s := range sets {
+			s.mirrors = orderMirrors(s.source, s.lists)
+			out = append(out, s)
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].source < out[j].source })
+		return out
+	}
+	sortProblems(ignored)
+	return finish(byGroup[DigestGroup]), finish(byGroup[TagGroup]), ignored
+}
+
+func (s *mirrorSet) report() SourceReport {
+	r := SourceReport{Source: s.source, Group: s.group, NeverContactSource: s.never, Entries: s.entries}
+	for _, m := range s.mirrors {
+		r.Mirrors = append(r.Mirrors, MirrorReport{Location: m, Origins: s.origins[m]})
+	}
+	return r
+}

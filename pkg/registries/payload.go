@@ -1,0 +1,119 @@
+package registries
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/containers/image/v5/docker/reference"
+	"github.com/opencontainers/go-digest"
+
+	"github.com/openshift/registries-controller/pkg/registriesconf"
+)
+
+// blockingPlan is the outcome of the release payload rule (semantics §4): which blocked scopes apply,
+// and whether policy.json must accept the payload repository.
+type blockingPlan struct {
+	blocked []scopeItem
+	// payloadRepository is added to policy.json's allowed scopes when the payload's registry is blocked
+	// but a mirror serves it; "" otherwise.
+	payloadRepository string
+	warnings          []Problem
+}
+
+// placeholderDigest stands in for the payload digest when the release image is given by tag: the rule is
+// about digest pulls, and only the digest form selects digest-only mirrors.
+const placeholderDigest = digest.Digest("sha256:0000000000000000000000000000000000000000000000000000000000000000")
+
+// planBlocking applies the release payload rule: a blocked scope covering the payload repository applies
+// only if a digest pull of the payload still has an unblocked mirror; otherwise it is left out and
+// reported. Unlike the reference, a check that cannot run is an error, never a silent drop of every
+// blocked and allowed registry. With no release image known, no blocked scope applies (fail closed:
+// blocking could make the cluster unable to pull its own payload).
+func planBlocking(in *Inputs, digestSets, tagSets []*mirrorSet, insecure, blocked []scopeItem) (*blockingPlan, error) {
+	if len(blocked) == 0 {
+		return &blockingPlan{}, nil
+	}
+	if in.ReleaseImage == "" {
+		plan := &blockingPlan{}
+		for _, b := range blocked {
+			plan.warnings = append(plan.warnings, Problem{Object: b.origin.Object, Field: b.origin.Field, Value: string(b.scope),
+				Message: "not applied: the release payload is unknown (no ClusterVersion status.desired.image), so it cannot be checked that blocking leaves the payload pullable",
+				Fix:     "this resolves itself once ClusterVersion \"version\" reports its desired release image"})
+		}
+		return plan, nil
+	}
+	at := in.releaseImageField()
+	ref, err := registriesconf.ParseReference(in.ReleaseImage)
+	if err != nil {
+		return nil, &InvalidInputError{Problems: []Problem{{Object: at.Object, Field: at.Field, Value: in.ReleaseImage,
+			Message: "the release image is not a valid image reference, so blocked registries cannot be checked against it",
+			Fix:     "set a reference such as quay.io/openshift-release-dev/ocp-release@sha256:<digest>"}}}
+	}
+	repo := Scope(ref.Name())
+	var covering []scopeItem
+	for _, b := range blocked {
+		if b.scope.Contains(repo) {
+			covering = append(covering, b)
+		}
+	}
+	if len(covering) == 0 {
+		return &blockingPlan{blocked: blocked}, nil
+	}
+	mirrored, err := payloadHasUnblockedMirror(ref, digestSets, tagSets, insecure, blocked)
+	if err != nil {
+		return nil, err
+	}
+	if mirrored {
+		return &blockingPlan{blocked: blocked, payloadRepository: string(repo)}, nil
+	}
+	plan := &blockingPlan{}
+	for _, b := range blocked {
+		if b.scope.Contains(repo) {
+			plan.warnings = append(plan.warnings, Problem{Object: b.origin.Object, Field: b.origin.Field, Value: string(b.scope),
+				Message: fmt.Sprintf("not applied: it would block the release payload %s, which has no unblocked mirror", in.ReleaseImage),
+				Fix:     fmt.Sprintf("mirror %s with an ImageDigestMirrorSet to a registry that is not blocked, or block a narrower scope", repo)})
+			continue
+		}
+		plan.blocked = append(plan.blocked, b)
+	}
+	return plan, nil
+}
+
+// payloadHasUnblockedMirror renders the configuration with every blocked scope and asks containers/image
+// where a digest pull of the payload goes: true when some mirror attempt is not refused as blocked.
+func payloadHasUnblockedMirror(ref reference.Named, digestSets, tagSets []*mirrorSet, insecure, blocked []scopeItem) (bool, error) {
+	conf, _, problems := renderRegistries(digestSets, tagSets, insecure, blocked)
+	if len(problems) > 0 {
+		sortProblems(problems)
+		return false, &InvalidInputError{Problems: problems}
+	}
+	data, err := encodeTOML(conf)
+	if err != nil {
+		return false, err
+	}
+	c, err := registriesconf.Load(data, nil)
+	if err != nil {
+		return false, fmt.Errorf("checking the release payload against blocked registries: %w: %v", errLoadBack, err)
+	}
+	defer c.Close()
+	digested, ok := ref.(reference.Canonical)
+	if !ok {
+		if digested, err = reference.WithDigest(reference.TrimNamed(ref), placeholderDigest); err != nil {
+			return false, fmt.Errorf("checking the release payload against blocked registries: %w", err)
+		}
+	}
+	pull, err := c.PullSources(digested)
+	if err != nil {
+		return false, fmt.Errorf("checking the release payload against blocked registries: %w", err)
+	}
+	for _, s := range pull.Sources {
+		if !s.Primary && !s.Blocked {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// atomicScope reports whether a scope is accepted by the legacy "atomic" transport of policy.json, which
+// allows at most hostname/namespace/stream (fewer than three "/").
+func atomicScope(scope string) bool { return strings.Count(scope, "/") < 3 }

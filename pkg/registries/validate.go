@@ -1,0 +1,245 @@
+package registries
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	configv1 "github.com/openshift/api/config/v1"
+)
+
+// The API patterns of ImageDigestMirrorSet and ImageTagMirrorSet (config/v1), applied here to every kind:
+// ImageContentSourcePolicy has no API validation, and older CRDs of the others accept anything.
+const (
+	label      = `(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])`
+	hostPort   = label + `(?:(?:\.` + label + `)+)?(?::[0-9]+)?`
+	pathPart   = `(?:/[a-z0-9]+(?:(?:(?:[._]|__|[-]*)[a-z0-9]+)+)?)+`
+	wildcardRE = `\*(?:\.` + label + `)+`
+)
+
+var (
+	mirrorPattern   = regexp.MustCompile(`^(?:` + hostPort + `)(?:` + pathPart + `)?$`)
+	sourcePattern   = regexp.MustCompile(`^(?:` + wildcardRE + `|` + hostPort + `(?:` + pathPart + `)?)$`)
+	hostPortPattern = regexp.MustCompile(`^` + hostPort + `$`)
+)
+
+// valueKind selects the pattern and the words used in messages.
+type valueKind int
+
+const (
+	kindMirror valueKind = iota // host[:port][/path]
+	kindSource                  // host[:port][/path] or *.domain
+	kindHost                    // host[:port], for search registries
+)
+
+func (k valueKind) noun() string {
+	switch k {
+	case kindMirror:
+		return "a mirror"
+	case kindSource:
+		return "a registry scope"
+	default:
+		return "a search registry"
+	}
+}
+
+func (k valueKind) form() string {
+	switch k {
+	case kindMirror:
+		return "host[:port][/namespace...]"
+	case kindSource:
+		return "host[:port][/namespace...] or *.domain"
+	default:
+		return "host[:port]"
+	}
+}
+
+func (k valueKind) matches(v string) bool {
+	switch k {
+	case kindMirror:
+		return mirrorPattern.MatchString(v)
+	case kindSource:
+		return sourcePattern.MatchString(v)
+	default:
+		return hostPortPattern.MatchString(v)
+	}
+}
+
+// checkValue returns nil when v is well-formed for its kind, and otherwise a problem saying precisely
+// what is wrong with it and how to write it instead.
+func checkValue(at Origin, field, v string, kind valueKind) *Problem {
+	if kind.matches(v) {
+		return nil
+	}
+	p := &Problem{Object: at.Object, Field: field, Value: v}
+	noun := kind.noun()
+	suggest := func(fixed string) string {
+		if fixed != "" && kind.matches(fixed) {
+			return fmt.Sprintf("write it as %s, e.g. %q", kind.form(), fixed)
+		}
+		return fmt.Sprintf("write it as %s", kind.form())
+	}
+	lastPart := v[strings.LastIndexByte(v, '/')+1:]
+	switch {
+	case v == "":
+		p.Message = noun + " must not be empty"
+		p.Fix = "remove the empty item or " + suggest("")
+	case strings.Contains(v, "://"):
+		p.Message = noun + " must not carry a scheme"
+		p.Fix = suggest(v[strings.Index(v, "://")+3:])
+	case strings.Contains(v, "*") && kind == kindMirror:
+		p.Message = "a mirror cannot be a wildcard: a pull needs one concrete location"
+		p.Fix = "name the mirror host, e.g. \"mirror.example.com\""
+	case strings.Contains(v, "*"):
+		p.Message = noun + " may only use a wildcard as a leading \"*.\" followed by a domain, without port or path"
+		p.Fix = suggest("")
+	case strings.Contains(v, "@"):
+		p.Message = noun + " must not carry a digest"
+		p.Fix = suggest(v[:strings.IndexByte(v, '@')])
+	case strings.HasSuffix(v, "/"):
+		p.Message = noun + " must not end with \"/\""
+		p.Fix = suggest(strings.TrimRight(v, "/"))
+	case strings.Contains(v, "/") && strings.Contains(lastPart, ":"):
+		p.Message = noun + " must not carry a tag"
+		p.Fix = suggest(v[:len(v)-len(lastPart)+strings.IndexByte(lastPart, ':')])
+	case kind == kindHost && strings.Contains(v, "/"):
+		p.Message = noun + " is a registry host, it cannot have a path"
+		p.Fix = suggest(v[:strings.IndexByte(v, '/')])
+	case strings.Contains(v, "/") && strings.ToLower(v[strings.IndexByte(v, '/'):]) != v[strings.IndexByte(v, '/'):]:
+		p.Message = "the repository path of " + noun + " must be lowercase"
+		p.Fix = suggest(v[:strings.IndexByte(v, '/')] + strings.ToLower(v[strings.IndexByte(v, '/'):]))
+	default:
+		p.Message = fmt.Sprintf("%s must have the form %s", noun, kind.form())
+		p.Fix = "use letters, digits and \"-\" in host labels, digits in the port, and lowercase path components"
+	}
+	return p
+}
+
+// validate returns every problem in the input, in a deterministic order, or nil.
+func validate(in *Inputs, entries []mirrorEntry) []Problem {
+	var ps []Problem
+	add := func(p *Problem) {
+		if p != nil {
+			ps = append(ps, *p)
+		}
+	}
+	for i := range entries {
+		for _, p := range validateEntry(&entries[i]) {
+			add(&p)
+		}
+	}
+	ps = append(ps, policyConflicts(entries)...)
+	ps = append(ps, validateRegistrySources(&in.RegistrySources)...)
+	sortProblems(ps)
+	return ps
+}
+
+func validateEntry(e *mirrorEntry) []Problem {
+	var ps []Problem
+	at := e.origin
+	if p := checkValue(at, at.Field+".source", e.source, kindSource); p != nil {
+		ps = append(ps, *p)
+	}
+	for j, m := range e.mirrors {
+		field := fmt.Sprintf("%s.mirrors[%d]", at.Field, j)
+		if p := checkValue(at, field, m, kindMirror); p != nil {
+			ps = append(ps, *p)
+			continue
+		}
+		if e.neverContactSource() && m == e.source {
+			ps = append(ps, Problem{Object: at.Object, Field: field, Value: m,
+				Message: "a mirror equals the source while mirrorSourcePolicy is NeverContactSource, so the source would be contacted after all",
+				Fix:     "remove the source from the mirrors, or set mirrorSourcePolicy to AllowContactingSource"})
+		}
+	}
+	switch e.policy {
+	case "", configv1.AllowContactingSource:
+	case configv1.NeverContactSource:
+		if !e.hasRealMirror() {
+			ps = append(ps, Problem{Object: at.Object, Field: at.Field + ".mirrorSourcePolicy", Value: string(e.policy),
+				Message: "NeverContactSource needs at least one mirror other than the source, otherwise every pull from " + e.source + " would fail",
+				Fix:     "add a mirror, or remove mirrorSourcePolicy"})
+		}
+	default:
+		ps = append(ps, Problem{Object: at.Object, Field: at.Field + ".mirrorSourcePolicy", Value: string(e.policy),
+			Message: "unknown mirrorSourcePolicy",
+			Fix:     "use NeverContactSource or AllowContactingSource"})
+	}
+	return ps
+}
+
+// policyConflicts reports sources that are given different mirrorSourcePolicy values anywhere in the
+// digest and tag groups (an ImageContentSourcePolicy entry counts as AllowContactingSource). Every entry
+// involved gets a problem, naming one of the entries it conflicts with.
+func policyConflicts(entries []mirrorEntry) []Problem {
+	known := func(e *mirrorEntry) bool {
+		return e.policy == "" || e.policy == configv1.AllowContactingSource || e.policy == configv1.NeverContactSource
+	}
+	first := map[bool]map[string]*mirrorEntry{true: {}, false: {}} // by neverContactSource, then source
+	for i := range entries {
+		e := &entries[i]
+		if byNever := first[e.neverContactSource()]; known(e) && byNever[e.source] == nil {
+			byNever[e.source] = e
+		}
+	}
+	var ps []Problem
+	for i := range entries {
+		e := &entries[i]
+		other := first[!e.neverContactSource()][e.source]
+		if !known(e) || other == nil {
+			continue
+		}
+		field := e.origin.Field + ".mirrorSourcePolicy"
+		if e.origin.Object.Kind == KindImageContentSourcePolicy {
+			field = e.origin.Field // the kind has no policy field; the entry itself counts as AllowContactingSource
+		}
+		ps = append(ps, Problem{Object: e.origin.Object, Field: field, Value: policyName(e.policy),
+			Message: fmt.Sprintf("source %q has mirrorSourcePolicy %s here but %s in %s", e.source, policyName(e.policy), policyName(other.policy), other.origin),
+			Fix:     "give every entry for the same source the same mirrorSourcePolicy (ImageContentSourcePolicy entries count as AllowContactingSource)"})
+	}
+	return ps
+}
+
+func policyName(p configv1.MirrorSourcePolicy) string {
+	if p == "" {
+		return string(configv1.AllowContactingSource)
+	}
+	return string(p)
+}
+
+func validateRegistrySources(rs *configv1.RegistrySources) []Problem {
+	var ps []Problem
+	at := Origin{Object: imageRef}
+	lists := []struct {
+		field  string
+		values []string
+		kind   valueKind
+	}{
+		{"spec.registrySources.insecureRegistries", rs.InsecureRegistries, kindSource},
+		{"spec.registrySources.blockedRegistries", rs.BlockedRegistries, kindSource},
+		{"spec.registrySources.allowedRegistries", rs.AllowedRegistries, kindSource},
+		{"spec.registrySources.containerRuntimeSearchRegistries", rs.ContainerRuntimeSearchRegistries, kindHost},
+	}
+	for _, l := range lists {
+		for i, v := range l.values {
+			if p := checkValue(at, fmt.Sprintf("%s[%d]", l.field, i), v, l.kind); p != nil {
+				ps = append(ps, *p)
+			}
+		}
+	}
+	if len(rs.AllowedRegistries) > 0 && len(rs.BlockedRegistries) > 0 {
+		ps = append(ps, Problem{Object: imageRef, Field: "spec.registrySources",
+			Value:   fmt.Sprintf("allowedRegistries: %s, blockedRegistries: %s", shortList(rs.AllowedRegistries), shortList(rs.BlockedRegistries)),
+			Message: "allowedRegistries and blockedRegistries cannot both be set",
+			Fix:     "keep only one: allowedRegistries rejects everything not listed, blockedRegistries rejects only what is listed"})
+	}
+	return ps
+}
+
+// shortList prints at most three items of a list, for messages about lists of up to 1024 items.
+func shortList(items []string) string {
+	if len(items) <= 3 {
+		return "[" + strings.Join(items, ", ") + "]"
+	}
+	return fmt.Sprintf("[%s, and %d more]", strings.Join(items[:3], ", "), len(items)-3)
+}
