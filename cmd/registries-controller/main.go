@@ -1,0 +1,42 @@
+// Command registries-controller turns the cluster's mirror configuration (ImageContentSourcePolicy,
+// ImageDigestMirrorSet, ImageTagMirrorSet and the Image config's registrySources) into the
+// registries.conf, policy.json and search-registries drop-in every node needs, delivered as one
+// MachineConfig per pool.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// exitError carries the exit status a subcommand wants; its message has already been printed.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func newRootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "registries-controller",
+		Short:         "Render mirror configuration into per-pool MachineConfigs, and explain what it does on nodes",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newRenderCommand())
+	return root
+}
+
+func main() {
+	err := newRootCommand().Execute()
+	var exit *exitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		os.Exit(exit.code)
+	default:
+		fmt.Fprintf(os.Stderr, "error: %v\n", err)
+		os.Exit(2)
+	}
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
+
+	"github.com/openshift/registries-controller/pkg/inputfiles"
+	"github.com/openshift/registries-controller/pkg/registries"
+	"github.com/openshift/registries-controller/pkg/render"
+	"github.com/openshift/registries-controller/pkg/version"
+)
+
+type renderOptions struct {
+	manifests    string
+	output       string
+	releaseImage string
+	nodeRoot     string
+}
+
+func newRenderCommand() *cobra.Command {
+	o := &renderOptions{}
+	cmd := &cobra.Command{
+		Use:   "render --manifests DIR --output DIR [--release-image REF] [--node-root DIR]",
+		Short: "Render the MachineConfigs for the objects in a directory, offline (the install-time path)",
+		Long: `render reads every *.yaml, *.yml and *.json file in --manifests (multi-document YAML and List
+objects included), takes the ImageContentSourcePolicy, ImageDigestMirrorSet, ImageTagMirrorSet, Image,
+MachineConfigPool and ClusterVersion objects, and writes one MachineConfig per built-in pool into --output
+as 99-<pool>-generated-registries.yaml: byte for byte what the controller writes in a cluster.
+
+With --node-root, it also writes the files as they land on a node:
+<root>/<pool>/etc/containers/registries.conf and so on.
+
+Invalid input: every problem is printed, nothing is written, and the exit status is 1.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return o.run(cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	cmd.Flags().StringVar(&o.manifests, "manifests", "", "directory of input manifests (required)")
+	cmd.Flags().StringVar(&o.output, "output", "", "directory to write the MachineConfigs into (required)")
+	cmd.Flags().StringVar(&o.releaseImage, "release-image", "", "release payload reference; overrides the ClusterVersion in --manifests")
+	cmd.Flags().StringVar(&o.nodeRoot, "node-root", "", "also write the node files under DIR/<pool>/")
+	_ = cmd.MarkFlagRequired("manifests")
+	_ = cmd.MarkFlagRequired("output")
+	return cmd
+}
+
+func (o *renderOptions) run(stdout, stderr io.Writer) error {
+	objs, err := inputfiles.ReadDir(o.manifests)
+	if err != nil {
+		return err
+	}
+	for _, s := range objs.Skipped {
+		fmt.Fprintln(stderr, s)
+	}
+	out, err := render.Render(objs.RenderInputs(o.releaseImage, version.Version))
+	var invalid *registries.InvalidInputError
+	if errors.As(err, &invalid) {
+		fmt.Fprintln(stderr, invalid.Error())
+		fmt.Fprintln(stderr, "nothing written")
+		return &exitError{code: 1}
+	}
+	if err != nil {
+		return err
+	}
+	files := map[string][]byte{}
+	for _, mc := range out.MachineConfigs {
+		data, err := machineConfigYAML(mc)
+		if err != nil {
+			return err
+		}
+		files[filepath.Join(o.output, mc.Name+".yaml")] = data
+		if o.nodeRoot != "" {
+			pool := mc.Labels[mcfgv1.MachineConfigRoleLabelKey]
+			for _, f := range render.NodeFiles(out.Merge) {
+				files[filepath.Join(o.nodeRoot, pool, filepath.FromSlash(f.Path))] = f.Data
+			}
+		}
+	}
+	if err := writeAll(files); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "read %s from %s\n", objs.Kinds(), o.manifests)
+	for _, mc := range out.MachineConfigs {
+		fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(o.output, mc.Name+".yaml"))
+	}
+	for _, f := range render.NodeFiles(out.Merge) {
+		fmt.Fprintf(stdout, "  %s (%d bytes)\n", f.Path, len(f.Data))
+	}
+	if o.nodeRoot != "" {
+		fmt.Fprintf(stdout, "node files under %s/<pool>/\n", o.nodeRoot)
+	}
+	printReport(stderr, &out.Merge.Report)
+	return nil
+}
+
+func printReport(w io.Writer, r *registries.Report) {
+	for _, p := range r.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", p)
+	}
+	for _, p := range r.Ignored {
+		fmt.Fprintf(w, "note: %s\n", p)
+	}
+}
+
+// machineConfigYAML prints a MachineConfig as a manifest, without the empty server-side fields.
+func machineConfigYAML(mc *mcfgv1.MachineConfig) ([]byte, error) {
+	data, err := yaml.Marshal(mc)
+	if err != nil {
+		return nil, fmt.Errorf("encoding MachineConfig %s: %w", mc.Name, err)
+	}
+	return []byte(strings.Replace(string(data), "  creationTimestamp: null\n", "", 1)), nil
+}
+
+// writeAll writes every file through a temporary name and a rename, after everything was rendered,
+// so that an error leaves no half-written file behind.
+func writeAll(files map[string][]byte) error {
+	for path, data := range files {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, data, 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+
+	ign3types "github.com/coreos/ignition/v2/config/v3_5/types"
+	configv1 "github.com/openshift/api/config/v1"
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	"github.com/vincent-petithory/dataurl"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
+)
+
+const (
+	// IgnitionVersion is the Ignition spec version of the generated configs.
+	IgnitionVersion = "3.5.0"
+	// VersionAnnotation records which controller build generated a MachineConfig.
+	VersionAnnotation = "machineconfiguration.openshift.io/generated-by-controller-version"
+	// fileMode is 0644, the mode of every generated file.
+	fileMode = 0o644
+)
+
+// MachineConfigName returns the name of the generated MachineConfig of a pool: "99-worker-generated-registries".
+func MachineConfigName(pool string) string { return fmt.Sprintf("99-%s-generated-registries", pool) }
+
+// MachineConfig returns the generated MachineConfig of one pool (semantics §3): Ignition 3.5.0, each file
+// overwritten with mode 0644 and its contents as a base64 data URL, the role label, an owner reference to
+// the Image "cluster" when it exists, and the version annotation. It exists even when files is empty.
+func MachineConfig(pool string, files []File, image *configv1.Image, version string) (*mcfgv1.MachineConfig, error) {
+	raw, err := json.Marshal(IgnitionConfig(files))
+	if err != nil {
+		return nil, fmt.Errorf("encoding the Ignition config: %w", err)
+	}
+	mc := &mcfgv1.MachineConfig{
+		TypeMeta: metav1.TypeMeta{APIVersion: mcfgv1.SchemeGroupVersion.String(), Kind: "MachineConfig"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        MachineConfigName(pool),
+			Labels:      map[string]string{mcfgv1.MachineConfigRoleLabelKey: pool},
+			Annotations: map[string]string{VersionAnnotation: version},
+		},
+		Spec: mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: raw}},
+	}
+	if image != nil {
+		mc.OwnerReferences = []metav1.OwnerReference{ImageOwnerReference(image)}
+	}
+	return mc, nil
+}
+
+// ImageOwnerReference points at the Image "cluster", so that the generated MachineConfigs go away with it.
+func ImageOwnerReference(image *configv1.Image) metav1.OwnerReference {
+	return metav1.OwnerReference{
+		APIVersion: configv1.GroupVersion.String(),
+		Kind:       "Image",
+		Name:       image.Name,
+		UID:        image.UID,
+	}
+}
+
+// IgnitionConfig returns the Ignition config that writes files, as the reference builds it.
+func IgnitionConfig(files []File) *ign3types.Config {
+	cfg := &ign3types.Config{Ignition: ign3types.Ignition{Version: IgnitionVersion}}
+	for _, f := range files {
+		cfg.Storage.Files = append(cfg.Storage.Files, ign3types.File{
+			Node: ign3types.Node{Path: f.Path, Overwrite: ptr.To(true)},
+			FileEmbedded1: ign3types.FileEmbedded1{
+				Contents: ign3types.Resource{Source: ptr.To(dataurl.EncodeBytes(f.Data))},
+				Mode:     ptr.To(fileMode),
+			},
+		})
+	}
+	return cfg
+}
+
+// Files decodes the files a MachineConfig writes, in order: path and contents.
+func Files(mc *mcfgv1.MachineConfig) ([]File, error) {
+	cfg, err := parseIgnition(mc)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]File, 0, len(cfg.Storage.Files))
+	for _, f := range cfg.Storage.Files {
+		data, err := decodeContents(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, File{Path: f.Path, Data: data})
+	}
+	return out, nil
+}
+
+func parseIgnition(mc *mcfgv1.MachineConfig) (*ign3types.Config, error) {
+	cfg := &ign3types.Config{}
+	if len(mc.Spec.Config.Raw) == 0 {
+		return cfg, nil
+	}
+	if err := json.Unmarshal(mc.Spec.Config.Raw, cfg); err != nil {
+		return nil, fmt.Errorf("MachineConfig %s: spec.config is not an Ignition config: %w", mc.Name, err)
+	}
+	return cfg, nil
+}
+
+func decodeContents(f ign3types.File) ([]byte, error) {
+	if f.Contents.Source == nil {
+		return nil, nil
+	}
+	if f.Contents.Compression != nil && *f.Contents.Compression != "" {
+		return nil, fmt.Errorf("file %s: compressed contents (%s) are not produced by this controller", f.Path, *f.Contents.Compression)
+	}
+	u, err := dataurl.DecodeString(*f.Contents.Source)
+	if err != nil {
+		return nil, fmt.Errorf("file %s: contents are not a data URL: %w", f.Path, err)
+	}
+	return u.Data, nil
+}
