@@ -24,6 +24,7 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.AddCommand(newStartCommand())
 	root.AddCommand(newRenderCommand())
 	return root
 }

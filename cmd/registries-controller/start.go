@@ -1,0 +1,242 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	configclient "github.com/openshift/client-go/config/clientset/versioned"
+	configinformers "github.com/openshift/client-go/config/informers/externalversions"
+	mcfgclient "github.com/openshift/client-go/machineconfiguration/clientset/versioned"
+	mcfginformers "github.com/openshift/client-go/machineconfiguration/informers/externalversions"
+	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/uuid"
+	"k8s.io/client-go/kubernetes"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
+
+	"github.com/openshift/registries-controller/pkg/controller"
+	"github.com/openshift/registries-controller/pkg/version"
+)
+
+// startOptions are the flags of `start`. The leader election defaults are OpenShift's, which tolerate a
+// single-node cluster's API server restarting without losing the lease.
+type startOptions struct {
+	kubeconfig     string
+	listenAddress  string
+	settleDelay    time.Duration
+	maxSettleDelay time.Duration
+	resync         time.Duration
+	leaderElect    bool
+	leaseNamespace string
+	leaseName      string
+	leaseDuration  time.Duration
+	renewDeadline  time.Duration
+	retryPeriod    time.Duration
+}
+
+func newStartCommand() *cobra.Command {
+	o := &startOptions{}
+	cmd := &cobra.Command{
+		Use:   "start",
+		Short: "Run the controller: watch the mirror objects and keep every pool's MachineConfig in line",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+			defer stop()
+			return o.run(ctx)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig file; in-cluster configuration when empty")
+	f.StringVar(&o.listenAddress, "listen-address", ":8080", "address serving /healthz, /readyz and /metrics")
+	f.DurationVar(&o.settleDelay, "settle-delay", time.Second, "quiet time after the last change before a sync, so bursts become one write")
+	f.DurationVar(&o.maxSettleDelay, "max-settle-delay", 10*time.Second, "longest a continuous stream of changes delays a sync")
+	f.DurationVar(&o.resync, "resync-period", 10*time.Minute, "informer resync period (a resync that changes nothing writes nothing)")
+	f.BoolVar(&o.leaderElect, "leader-elect", true, "run only while holding the leader Lease")
+	f.StringVar(&o.leaseNamespace, "leader-elect-namespace", defaultNamespace(), "namespace of the leader Lease")
+	f.StringVar(&o.leaseName, "leader-elect-name", "registries-controller", "name of the leader Lease")
+	f.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 137*time.Second, "how long followers wait before taking over an unrenewed lease")
+	f.DurationVar(&o.renewDeadline, "leader-elect-renew-deadline", 107*time.Second, "how long the leader keeps trying to renew before stepping down")
+	f.DurationVar(&o.retryPeriod, "leader-elect-retry-period", 26*time.Second, "how often candidates try to acquire or renew the lease")
+	klogFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(klogFlags)
+	f.AddGoFlagSet(klogFlags)
+	return cmd
+}
+
+// defaultNamespace is the pod's namespace when running in a cluster.
+func defaultNamespace() string {
+	if ns := os.Getenv("POD_NAMESPACE"); ns != "" {
+		return ns
+	}
+	if data, err := os.ReadFile("/var/run/secrets/kubernetes.io/serviceaccount/namespace"); err == nil {
+		return string(data)
+	}
+	return "openshift-registries-controller"
+}
+
+func (o *startOptions) run(ctx context.Context) error {
+	logger := klog.FromContext(ctx)
+	ctx = klog.NewContext(ctx, logger)
+	cfg, err := clientcmd.BuildConfigFromFlags("", o.kubeconfig)
+	if err != nil {
+		return fmt.Errorf("loading client configuration: %w", err)
+	}
+	cfg = rest.AddUserAgent(cfg, "registries-controller/"+version.Version)
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	configClient, err := configclient.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	operatorClient, err := operatorclient.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	mcClient, err := mcfgclient.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := controller.NewMetrics(registry)
+
+	broadcaster := record.NewBroadcaster(record.WithContext(ctx))
+	broadcaster.StartStructuredLogging(2)
+	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kube.CoreV1().Events("")})
+	defer broadcaster.Shutdown()
+	recorder := broadcaster.NewRecorder(controller.Scheme(), corev1.EventSource{Component: "registries-controller"})
+
+	informers := controller.Informers{
+		Config:        configinformers.NewSharedInformerFactory(configClient, o.resync),
+		Operator:      operatorinformers.NewSharedInformerFactory(operatorClient, o.resync),
+		MachineConfig: mcfginformers.NewSharedInformerFactory(mcClient, o.resync),
+	}
+	ctrl, err := controller.NewController(mcClient.MachineconfigurationV1(), informers, recorder, metrics, controller.Config{
+		SettleDelay: o.settleDelay, MaxSettleDelay: o.maxSettleDelay, Version: version.Version,
+	})
+	if err != nil {
+		return err
+	}
+
+	server, err := serve(o.listenAddress, registry, ctrl.HasSynced)
+	if err != nil {
+		return err
+	}
+	defer server.Shutdown(context.Background()) //nolint:errcheck // best effort on the way out
+
+	// Caches fill before the election, so a follower that takes over starts from warm caches.
+	informers.Config.Start(ctx.Done())
+	informers.Operator.Start(ctx.Done())
+	informers.MachineConfig.Start(ctx.Done())
+	defer informers.Config.Shutdown()
+	defer informers.Operator.Shutdown()
+	defer informers.MachineConfig.Shutdown()
+
+	if !o.leaderElect {
+		return ctrl.Run(ctx)
+	}
+	return o.runElected(ctx, kube, ctrl)
+}
+
+// runElected runs the controller only while this process holds the lease. On SIGTERM the lease is
+// released once the controller has stopped, so a successor takes over at once; a lease lost any
+// other way ends the process, to restart clean.
+func (o *startOptions) runElected(ctx context.Context, kube kubernetes.Interface, ctrl *controller.Controller) error {
+	logger := klog.FromContext(ctx)
+	host, _ := os.Hostname()
+	id := host + "_" + string(uuid.NewUUID())
+	lock := &resourcelock.LeaseLock{
+		LeaseMeta:  metav1.ObjectMeta{Namespace: o.leaseNamespace, Name: o.leaseName},
+		Client:     kube.CoordinationV1(),
+		LockConfig: resourcelock.ResourceLockConfig{Identity: id},
+	}
+	done := make(chan error, 1)
+	lost := errors.New("lost the leader lease")
+	elector, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
+		Lock:            lock,
+		LeaseDuration:   o.leaseDuration,
+		RenewDeadline:   o.renewDeadline,
+		RetryPeriod:     o.retryPeriod,
+		ReleaseOnCancel: true,
+		Name:            o.leaseName,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				logger.Info("Became leader", "identity", id)
+				done <- ctrl.Run(ctx)
+			},
+			OnStoppedLeading: func() {
+				if ctx.Err() == nil {
+					logger.Info("Lost leadership", "identity", id)
+					done <- lost
+				}
+			},
+			OnNewLeader: func(identity string) {
+				if identity != id {
+					logger.Info("Following leader", "leader", identity)
+				}
+			},
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("setting up leader election: %w", err)
+	}
+	go elector.Run(ctx)
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		// Give the elector the moment it needs to release the lease.
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(5 * time.Second):
+			return nil
+		}
+	}
+}
+
+// serve starts the health and metrics endpoints: /healthz (the process serves), /readyz (caches synced)
+// and /metrics.
+func serve(addr string, reg *prometheus.Registry, synced func() bool) (*http.Server, error) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if !synced() {
+			http.Error(w, "informer caches not synced yet", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	server := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go server.Serve(ln) //nolint:errcheck // ends with Shutdown
+	return server, nil
+}

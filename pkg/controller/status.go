@@ -1,0 +1,159 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
+
+	"github.com/openshift/registries-controller/pkg/registries"
+)
+
+// Event reasons.
+const (
+	// ReasonInvalid (Warning) is recorded on each object whose content blocks rendering.
+	ReasonInvalid = "InvalidMirrorConfiguration"
+	// ReasonApplied (Normal) is recorded on an object once its problems are gone and the configuration
+	// was applied again.
+	ReasonApplied = "MirrorConfigurationApplied"
+	// ReasonNotApplied (Warning) is recorded when part of an object is deliberately not applied, e.g. a
+	// blocked registry that would block the release payload.
+	ReasonNotApplied = "MirrorConfigurationNotApplied"
+	// ReasonWritten (Normal) is recorded on a generated MachineConfig each time it is written.
+	ReasonWritten = "MachineConfigWritten"
+)
+
+// maxEventMessage keeps event messages readable in `kubectl describe`.
+const maxEventMessage = 1000
+
+// statusReporter is the one place that turns sync results into log lines, metrics and events. It
+// remembers what it last reported, so an unchanged problem is not repeated on every sync.
+type statusReporter struct {
+	recorder record.EventRecorder
+	metrics  *Metrics
+	lookup   func(registries.ObjectRef) runtime.Object
+
+	mu sync.Mutex
+	// invalid maps each object reported invalid (and not yet reported applied) to its last message.
+	invalid map[registries.ObjectRef]string
+	// warned holds the warnings last reported.
+	warned map[string]bool
+}
+
+func newStatusReporter(recorder record.EventRecorder, metrics *Metrics) *statusReporter {
+	return &statusReporter{recorder: recorder, metrics: metrics, invalid: map[registries.ObjectRef]string{}, warned: map[string]bool{}}
+}
+
+func (s *statusReporter) report(ctx context.Context, res *syncResult, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	logger := klog.FromContext(ctx)
+	s.metrics.syncs.WithLabelValues(string(res.outcome)).Inc()
+	switch res.outcome {
+	case OutcomeInvalid:
+		objs := res.invalid.Objects()
+		s.metrics.invalidObjects.Set(float64(len(objs)))
+		logger.Info("Mirror configuration is invalid, every MachineConfig keeps its last good content",
+			"problems", len(res.invalid.Problems), "objects", objectKeys(objs))
+		s.reportInvalid(res.invalid)
+	case OutcomeApplied, OutcomeUnchanged:
+		s.metrics.invalidObjects.Set(0)
+		s.metrics.lastSuccess.Set(float64(time.Now().Unix()))
+		for _, w := range res.writes {
+			s.metrics.writes.WithLabelValues(w.pool, string(w.op)).Inc()
+			logger.Info("Wrote MachineConfig", "machineConfig", w.name, "pool", w.pool, "operation", w.op, "reason", w.reason)
+			if w.object != nil {
+				s.recorder.Eventf(w.object, corev1.EventTypeNormal, ReasonWritten, "%s for pool %s: %s", w.op, w.pool, truncate(w.reason))
+			}
+		}
+		if res.outcome == OutcomeUnchanged {
+			logger.V(4).Info("MachineConfigs already up to date")
+		}
+		s.reportRecovered(res)
+		s.reportWarnings(res.output.Merge.Report.Warnings)
+	case OutcomeError:
+		_ = err // logged by the caller; the queue retries with backoff
+	}
+}
+
+// reportInvalid records a Warning on each offending object whose problems changed since last time.
+func (s *statusReporter) reportInvalid(invalid *registries.InvalidInputError) {
+	byObject := map[registries.ObjectRef][]string{}
+	for _, p := range invalid.Problems {
+		line := strings.TrimPrefix(p.String(), p.Object.String()+": ")
+		byObject[p.Object] = append(byObject[p.Object], line)
+	}
+	for obj, lines := range byObject {
+		msg := "Not applied, every MachineConfig keeps its last good content: " + strings.Join(lines, "\n")
+		if s.invalid[obj] == msg {
+			continue
+		}
+		s.invalid[obj] = msg
+		if o := s.lookup(obj); o != nil {
+			s.recorder.Event(o, corev1.EventTypeWarning, ReasonInvalid, truncate(msg))
+		}
+	}
+}
+
+// reportRecovered records a Normal event on every object reported invalid before, now that the
+// configuration was applied again.
+func (s *statusReporter) reportRecovered(res *syncResult) {
+	for obj := range s.invalid {
+		if o := s.lookup(obj); o != nil {
+			s.recorder.Eventf(o, corev1.EventTypeNormal, ReasonApplied,
+				"The mirror configuration is valid again and applied to pools %s", strings.Join(pools(res), ", "))
+		}
+		delete(s.invalid, obj)
+	}
+}
+
+// reportWarnings records each new warning (a part of the input deliberately not applied) once.
+func (s *statusReporter) reportWarnings(warnings []registries.Problem) {
+	current := map[string]bool{}
+	for _, w := range warnings {
+		line := w.String()
+		current[line] = true
+		if s.warned[line] {
+			continue
+		}
+		if o := s.lookup(w.Object); o != nil {
+			s.recorder.Event(o, corev1.EventTypeWarning, ReasonNotApplied, truncate(strings.TrimPrefix(line, w.Object.String()+": ")))
+		}
+	}
+	s.warned = current
+}
+
+func pools(res *syncResult) []string {
+	var out []string
+	for _, mc := range res.output.MachineConfigs {
+		out = append(out, mc.Labels["machineconfiguration.openshift.io/role"])
+	}
+	sort.Strings(out)
+	return out
+}
+
+func objectKeys(objs []registries.ObjectRef) []string {
+	out := make([]string, len(objs))
+	for i, o := range objs {
+		out[i] = o.Kind + "/" + o.Name
+	}
+	return out
+}
+
+func truncate(msg string) string {
+	if len(msg) <= maxEventMessage {
+		return msg
+	}
+	cut := strings.LastIndexByte(msg[:maxEventMessage], '\n')
+	if cut < maxEventMessage/2 {
+		cut = maxEventMessage
+	}
+	return msg[:cut] + fmt.Sprintf("\n... (%d more bytes; see the controller log or `registries-controller render`)", len(msg)-cut)
+}
