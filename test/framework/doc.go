@@ -1,0 +1,23 @@
+// Package framework runs a real control plane (etcd and kube-apiserver) with the OpenShift CRDs of test/crds
+// installed, for tests that must prove behaviour against a real API server, and for hack/local-up.
+//
+// The binaries come from hack/test-assets.sh, which builds kube-apiserver, etcd and kubectl from the pinned
+// modules in hack/tools once and caches them; $KUBEBUILDER_ASSETS, when set, names that directory directly.
+// The processes are started by sigs.k8s.io/controller-runtime/pkg/envtest on free loopback ports.
+//
+// Start one control plane per test package, in TestMain: starting one costs a few seconds, and the first create
+// of an object of a freshly installed CRD waits about two seconds on the server side.
+//
+//	var cp *framework.ControlPlane
+//
+//	func TestMain(m *testing.M) {
+//		framework.Run(m, func(c *framework.ControlPlane) error {
+//			cp = c
+//			return cp.CreateBuiltinPools(context.Background())
+//		})
+//	}
+//
+// Run skips the package (exit 0, with the reason printed) when the binaries cannot be obtained or with
+// `go test -short`, and fails it (exit 1) when the binaries cannot be obtained and CI=true. Set
+// KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true to see the output of etcd and kube-apiserver.
+package framework

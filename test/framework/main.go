@@ -1,0 +1,100 @@
+package framework
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"testing"
+
+	"k8s.io/klog/v2"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+)
+
+// envCI is set to "true" by .ci/run: there, a package that needs a control plane must run, never skip.
+const envCI = "CI"
+
+// Run is the TestMain of a package whose tests need a control plane: it starts one (see Start), calls setup
+// with it (setup may be nil; an error fails the package), runs the tests, stops the control plane and exits.
+// When the control plane binaries cannot be obtained it skips or fails the package, as RequireAssets does.
+// SIGINT and SIGTERM stop the control plane before the process exits, so an interrupted `go test` leaves no
+// etcd or kube-apiserver behind.
+func Run(m *testing.M, setup func(*ControlPlane) error) {
+	os.Exit(run(m, setup))
+}
+
+func run(m *testing.M, setup func(*ControlPlane) error) int {
+	assets := RequireAssets()
+	// envtest logs through controller-runtime's logger, which complains on stderr when it is never set.
+	ctrllog.SetLogger(klog.Background())
+	// Caught from before the start: envtest starts etcd and kube-apiserver in their own process groups, so a
+	// Ctrl-C in the terminal reaches only this process, which must stop them.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	cp, err := Start(Options{AssetsDir: assets})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "FAIL: test/framework: %v\n", err)
+		return 1
+	}
+	defer func() {
+		if err := cp.Stop(); err != nil {
+			fmt.Fprintf(os.Stderr, "test/framework: %v\n", err)
+		}
+	}()
+	select {
+	case sig := <-sigs:
+		fmt.Fprintf(os.Stderr, "test/framework: %v while starting the control plane: stopping it\n", sig)
+		return 1
+	default:
+		go stopOnSignal(cp, sigs)
+	}
+	if setup != nil {
+		if err := setup(cp); err != nil {
+			fmt.Fprintf(os.Stderr, "FAIL: test/framework: setting up the control plane: %v\n", err)
+			return 1
+		}
+	}
+	return m.Run()
+}
+
+// stopOnSignal stops cp and exits when a signal arrives on sigs.
+func stopOnSignal(cp *ControlPlane, sigs <-chan os.Signal) {
+	sig := <-sigs
+	fmt.Fprintf(os.Stderr, "test/framework: %v: stopping the control plane\n", sig)
+	_ = cp.Stop()
+	os.Exit(1)
+}
+
+// RequireAssets is for TestMain of packages that need the control plane binaries: it returns their directory
+// (see AssetsDir), or ends the process, printing why:
+//   - with `go test -short`: exit 0, the package is skipped;
+//   - when the binaries cannot be obtained and CI=true: exit 1, the package fails;
+//   - when the binaries cannot be obtained otherwise: exit 0, the package is skipped.
+func RequireAssets() string {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	if testing.Short() {
+		fmt.Println("SKIP: this package needs a control plane (etcd, kube-apiserver); skipped with -short")
+		os.Exit(0)
+	}
+	dir, err := AssetsDir()
+	switch {
+	case err == nil:
+		return dir
+	case !errors.Is(err, ErrNoAssets):
+		fmt.Fprintf(os.Stderr, "FAIL: test/framework: %v\n", err)
+	case os.Getenv(envCI) == "true":
+		fmt.Fprintf(os.Stderr, "FAIL: test/framework: %v\n"+
+			"CI=true: packages that need a control plane must run; build the binaries with hack/test-assets.sh "+
+			"and point %s at the directory it prints (make test does)\n", err, EnvAssets)
+	default:
+		fmt.Printf("SKIP: %v\nBuild them with hack/test-assets.sh (a few minutes, once) and set %s to the "+
+			"directory it prints, or run make test. With CI=true this fails instead.\n", err, EnvAssets)
+		os.Exit(0)
+	}
+	os.Exit(1)
+	return ""
+}
