@@ -1,0 +1,2 @@
+// Package cwriter is a console writer abstraction for the underlying OS.
+package cwriter

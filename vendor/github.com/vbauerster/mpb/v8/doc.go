@@ -1,0 +1,2 @@
+// Package mpb is a library for rendering progress bars in terminal applications.
+package mpb
