@@ -174,8 +174,7 @@ func (o *startOptions) runElected(ctx context.Context, kube kubernetes.Interface
 		Client:     kube.CoordinationV1(),
 		LockConfig: resourcelock.ResourceLockConfig{Identity: id},
 	}
-	done := make(chan error, 1)
-	lost := errors.New("lost the leader lease")
+	lost := make(chan struct{}, 1)
 	elector, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
 		Lock:            lock,
 		LeaseDuration:   o.leaseDuration,
@@ -186,12 +185,17 @@ func (o *startOptions) runElected(ctx context.Context, kube kubernetes.Interface
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(ctx context.Context) {
 				logger.Info("Became leader", "identity", id)
-				done <- ctrl.Run(ctx)
+				if err := ctrl.Run(ctx); err != nil {
+					logger.Error(err, "Controller stopped")
+				}
 			},
 			OnStoppedLeading: func() {
 				if ctx.Err() == nil {
 					logger.Info("Lost leadership", "identity", id)
-					done <- lost
+					select {
+					case lost <- struct{}{}:
+					default:
+					}
 				}
 			},
 			OnNewLeader: func(identity string) {
@@ -204,18 +208,23 @@ func (o *startOptions) runElected(ctx context.Context, kube kubernetes.Interface
 	if err != nil {
 		return fmt.Errorf("setting up leader election: %w", err)
 	}
-	go elector.Run(ctx)
+	electorDone := make(chan struct{})
+	go func() {
+		defer close(electorDone)
+		elector.Run(ctx)
+	}()
 	select {
-	case err := <-done:
-		return err
+	case <-lost:
+		return errors.New("lost the leader lease")
 	case <-ctx.Done():
-		// Give the elector the moment it needs to release the lease.
+		// The elector releases the lease once it stops renewing; wait for that, so a successor can
+		// take over at once instead of waiting for the lease to expire.
 		select {
-		case err := <-done:
-			return err
-		case <-time.After(5 * time.Second):
-			return nil
+		case <-electorDone:
+		case <-time.After(o.renewDeadline):
 		}
+		logger.Info("Stopped", "identity", id)
+		return nil
 	}
 }
 

@@ -1,0 +1,397 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/openshift/registries-controller/test/framework"
+)
+
+const fastSettle = 100 * time.Millisecond
+
+func TestEachKindIsAppliedOnCreateUpdateAndDelete(t *testing.T) {
+	reset(t)
+	startController(t, cp.RESTConfig, fastSettle, 0)
+	cases := []struct {
+		kind, create, update, scope string
+		created, updated            string // expected first mirror after create / update
+	}{
+		{"imagedigestmirrorset", `
+apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata: {name: crud}
+spec:
+  imageDigestMirrors:
+  - source: quay.io/crud-idms
+    mirrors: [m1.local/crud]
+`, `
+apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata: {name: crud}
+spec:
+  imageDigestMirrors:
+  - source: quay.io/crud-idms
+    mirrors: [m2.local/crud]
+`, "quay.io/crud-idms", "m1.local/crud(digest-only)", "m2.local/crud(digest-only)"},
+		{"imagetagmirrorset", `
+apiVersion: config.openshift.io/v1
+kind: ImageTagMirrorSet
+metadata: {name: crud}
+spec:
+  imageTagMirrors:
+  - source: quay.io/crud-itms
+    mirrors: [m1.local/crud]
+`, `
+apiVersion: config.openshift.io/v1
+kind: ImageTagMirrorSet
+metadata: {name: crud}
+spec:
+  imageTagMirrors:
+  - source: quay.io/crud-itms
+    mirrors: [m2.local/crud]
+`, "quay.io/crud-itms", "m1.local/crud(tag-only)", "m2.local/crud(tag-only)"},
+		{"imagecontentsourcepolicy", `
+apiVersion: operator.openshift.io/v1alpha1
+kind: ImageContentSourcePolicy
+metadata: {name: crud}
+spec:
+  repositoryDigestMirrors:
+  - source: quay.io/crud-icsp
+    mirrors: [m1.local/crud]
+`, `
+apiVersion: operator.openshift.io/v1alpha1
+kind: ImageContentSourcePolicy
+metadata: {name: crud}
+spec:
+  repositoryDigestMirrors:
+  - source: quay.io/crud-icsp
+    mirrors: [m2.local/crud]
+`, "quay.io/crud-icsp", "m1.local/crud(digest-only)", "m2.local/crud(digest-only)"},
+	}
+	firstMirror := func(want string) func(*sysregistriesv2.Registry) bool {
+		return func(e *sysregistriesv2.Registry) bool {
+			ms := mirrorLocations(e)
+			return len(ms) == 1 && ms[0] == want
+		}
+	}
+	for _, tc := range cases {
+		t.Run(tc.kind, func(t *testing.T) {
+			kubectlApply(t, tc.create)
+			waitForEntry(t, tc.scope, "the created mirror", firstMirror(tc.created))
+			kubectlApply(t, tc.update)
+			waitForEntry(t, tc.scope, "the updated mirror", firstMirror(tc.updated))
+			kubectl(t, "delete", tc.kind, "crud")
+			waitForEntry(t, tc.scope, "the entry to go", func(e *sysregistriesv2.Registry) bool { return e == nil })
+		})
+	}
+	t.Run("image", func(t *testing.T) {
+		image := `
+apiVersion: config.openshift.io/v1
+kind: Image
+metadata: {name: cluster}
+spec:
+  registrySources:
+    insecureRegistries: [%s]
+`
+		kubectlApply(t, fmt.Sprintf(image, "lab.local:5000"))
+		waitForEntry(t, "lab.local:5000", "the insecure registry", func(e *sysregistriesv2.Registry) bool { return e != nil && e.Insecure })
+		kubectlApply(t, fmt.Sprintf(image, "lab2.local"))
+		waitForEntry(t, "lab2.local", "the new insecure registry", func(e *sysregistriesv2.Registry) bool { return e != nil && e.Insecure })
+		waitForEntry(t, "lab.local:5000", "the old one to go", func(e *sysregistriesv2.Registry) bool { return e == nil })
+		mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), workerMC, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(mc.OwnerReferences) != 1 || mc.OwnerReferences[0].Kind != "Image" || mc.OwnerReferences[0].Name != "cluster" {
+			t.Errorf("owner references = %+v, want the Image cluster", mc.OwnerReferences)
+		}
+		kubectl(t, "delete", "images.config.openshift.io", "cluster")
+		waitForEntry(t, "lab2.local", "the insecure registry to go", func(e *sysregistriesv2.Registry) bool { return e == nil })
+	})
+}
+
+func TestResyncsAndUnrelatedEventsWriteNothing(t *testing.T) {
+	reset(t)
+	kubectlApply(t, `
+apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata: {name: steady}
+spec:
+  imageDigestMirrors:
+  - source: quay.io/steady
+    mirrors: [m.local/steady]
+`)
+	ctrl := startController(t, cp.RESTConfig, fastSettle, 200*time.Millisecond)
+	waitForEntry(t, "quay.io/steady", "the mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
+	time.Sleep(time.Second) // let the writes' own events settle
+	writes := countWrites(t)
+	syncsBefore := ctrl.counter(t, "registries_controller_syncs_total", map[string]string{"result": "unchanged"})
+
+	// Unrelated changes: metadata only, another MachineConfig, a pool status.
+	kubectl(t, "annotate", "imagedigestmirrorset", "steady", "note=unrelated")
+	kubectl(t, "label", "machineconfigpool", "worker", "team=unrelated", "--overwrite")
+	kubectlApply(t, `
+apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: 50-unrelated
+  labels: {machineconfiguration.openshift.io/role: worker}
+spec: {}
+`)
+	time.Sleep(3 * time.Second) // about 15 resyncs of every informer
+
+	syncs := ctrl.counter(t, "registries_controller_syncs_total", map[string]string{"result": "unchanged"}) - syncsBefore
+	if syncs < 3 {
+		t.Fatalf("only %v syncs ran in 3s of 200ms resyncs: the test would prove nothing", syncs)
+	}
+	for _, name := range []string{masterMC, workerMC} {
+		if n := writes.get(name); n != 0 {
+			t.Errorf("%s was written %d times by %v no-op syncs, want 0", name, n, syncs)
+		}
+	}
+	if n := ctrl.counter(t, "registries_controller_machineconfig_writes_total", nil); n != 2 {
+		t.Errorf("controller counted %v writes in all, want the 2 creates", n)
+	}
+	t.Logf("%v no-op syncs, 0 writes", syncs)
+	kubectl(t, "label", "machineconfigpool", "worker", "team-")
+}
+
+func TestBurstOfHundredObjectsIsAtMostTwoWritesPerPool(t *testing.T) {
+	reset(t)
+	startController(t, cp.RESTConfig, time.Second, 0) // the default settle delay
+	waitForEntry(t, "", "the empty MachineConfigs", func(e *sysregistriesv2.Registry) bool { return true })
+	eventually(t, 10*time.Second, "both MachineConfigs", func() (bool, string) {
+		_, errM := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), masterMC, metav1.GetOptions{})
+		_, errW := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), workerMC, metav1.GetOptions{})
+		return errM == nil && errW == nil, fmt.Sprint(errM, errW)
+	})
+	time.Sleep(1500 * time.Millisecond)
+	writes := countWrites(t)
+
+	dir := t.TempDir()
+	for i := range 100 {
+		doc := fmt.Sprintf(`apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata: {name: burst-%03d}
+spec:
+  imageDigestMirrors:
+  - source: quay.io/burst/app-%03d
+    mirrors: [mirror.local/burst/app-%03d]
+`, i, i, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("idms-%03d.yaml", i)), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	kubectl(t, "apply", "-f", dir)
+	applied := time.Since(start)
+
+	eventually(t, 30*time.Second, "all 100 sources", func() (bool, string) {
+		conf := registriesConf(t, workerMC)
+		n := 0
+		for i := range 100 {
+			if e := entry(conf, fmt.Sprintf("quay.io/burst/app-%03d", i)); e != nil && len(e.Mirrors) == 1 {
+				n++
+			}
+		}
+		return n == 100, fmt.Sprintf("%d of 100", n)
+	})
+	time.Sleep(2 * time.Second) // any late write would show now
+	for _, name := range []string{masterMC, workerMC} {
+		if n := writes.get(name); n > 2 || n == 0 {
+			t.Errorf("%s: %d writes for a burst of 100 objects applied in %s, want 1 or 2", name, n, applied.Round(time.Millisecond))
+		}
+	}
+	t.Logf("kubectl applied 100 objects in %s; writes: master %d, worker %d", applied.Round(time.Millisecond), writes.get(masterMC), writes.get(workerMC))
+}
+
+func TestHandEditsAreRevertedAndDeletionsRecreated(t *testing.T) {
+	reset(t)
+	kubectlApply(t, `
+apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata: {name: guarded}
+spec:
+  imageDigestMirrors:
+  - source: quay.io/guarded
+    mirrors: [m.local/guarded]
+`)
+	startController(t, cp.RESTConfig, fastSettle, 0)
+	waitForEntry(t, "quay.io/guarded", "the mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
+	ctx := context.Background()
+	mcs := cp.MachineConfig.MachineconfigurationV1().MachineConfigs()
+
+	// A hand edit of the files is reverted; a label someone else added stays.
+	kubectl(t, "label", "machineconfig", workerMC, "owner=someone-else")
+	before, err := mcs.Get(ctx, workerMC, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubectl(t, "patch", "machineconfig", workerMC, "--type=json", "-p", `[{"op":"replace","path":"/spec/config","value":{"ignition":{"version":"3.5.0"}}}]`)
+	eventually(t, 10*time.Second, "the reverted file", func() (bool, string) {
+		mc, err := mcs.Get(ctx, workerMC, metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		files := nodeFiles(t, mc)
+		return mc.ResourceVersion != before.ResourceVersion && files["/etc/containers/registries.conf"] == nodeFiles(t, before)["/etc/containers/registries.conf"], fmt.Sprint(len(files), " files")
+	})
+	mc, err := mcs.Get(ctx, workerMC, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mc.Labels["owner"] != "someone-else" {
+		t.Errorf("foreign label lost on revert: %v", mc.Labels)
+	}
+	if len(mc.ManagedFields) == 0 {
+		t.Errorf("no managed fields recorded")
+	}
+
+	// A deleted MachineConfig comes back.
+	kubectl(t, "delete", "machineconfig", masterMC)
+	waitForEntry(t, "quay.io/guarded", "the recreated MachineConfig", func(e *sysregistriesv2.Registry) bool { return e != nil })
+}
+
+func TestInvalidInputIsReportedOnTheObjectAndWritesNothing(t *testing.T) {
+	reset(t)
+	kubectlApply(t, `
+apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata: {name: good}
+spec:
+  imageDigestMirrors:
+  - source: quay.io/good
+    mirrors: [m.local/good]
+`)
+	startController(t, cp.RESTConfig, fastSettle, 0)
+	waitForEntry(t, "quay.io/good", "the good mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
+	time.Sleep(time.Second)
+	writes := countWrites(t)
+
+	// ImageContentSourcePolicy has no API validation: the API server takes a scheme in a mirror.
+	kubectlApply(t, `
+apiVersion: operator.openshift.io/v1alpha1
+kind: ImageContentSourcePolicy
+metadata: {name: team-a}
+spec:
+  repositoryDigestMirrors:
+  - source: quay.io/team-a
+    mirrors: [https://m.local/team-a]
+`)
+	eventually(t, 10*time.Second, "a Warning event on the ImageContentSourcePolicy", func() (bool, string) {
+		evs := events(t, "team-a", "InvalidMirrorConfiguration")
+		if len(evs) == 0 {
+			return false, "no event"
+		}
+		e := evs[0]
+		want := `spec.repositoryDigestMirrors[0].mirrors[0]: "https://m.local/team-a": a mirror must not carry a scheme`
+		ok := e.Type == "Warning" && e.InvolvedObject.Kind == "ImageContentSourcePolicy" && contains(e.Message, want)
+		return ok, e.Type + " " + e.Message
+	})
+	out := kubectl(t, "describe", "imagecontentsourcepolicy", "team-a")
+	if !contains(out, "InvalidMirrorConfiguration") || !contains(out, "must not carry a scheme") {
+		t.Errorf("kubectl describe does not show the problem:\n%s", out)
+	}
+	// More syncs (an unrelated change) do not repeat the event or write anything.
+	kubectlApply(t, `
+apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata: {name: good}
+spec:
+  imageDigestMirrors:
+  - source: quay.io/good
+    mirrors: [m.local/good, m2.local/good]
+`)
+	time.Sleep(2 * time.Second)
+	for _, name := range []string{masterMC, workerMC} {
+		if n := writes.get(name); n != 0 {
+			t.Fatalf("%s written %d times while the input was invalid", name, n)
+		}
+	}
+	if e := events(t, "team-a", "InvalidMirrorConfiguration"); len(e) != 1 || e[0].Count != 1 {
+		t.Errorf("the unchanged problem was reported again: %+v", e)
+	}
+	if conf := registriesConf(t, workerMC); entry(conf, "quay.io/team-a") != nil || len(entry(conf, "quay.io/good").Mirrors) != 1 {
+		t.Errorf("the last good content was not kept: %+v", conf)
+	}
+
+	// Fixing it applies everything that waited and says so on the object.
+	kubectl(t, "patch", "imagecontentsourcepolicy", "team-a", "--type=json", "-p", `[{"op":"replace","path":"/spec/repositoryDigestMirrors/0/mirrors/0","value":"m.local/team-a"}]`)
+	waitForEntry(t, "quay.io/team-a", "the fixed mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
+	waitForEntry(t, "quay.io/good", "the change made meanwhile", func(e *sysregistriesv2.Registry) bool { return e != nil && len(e.Mirrors) == 2 })
+	eventually(t, 10*time.Second, "a Normal event on the fixed object", func() (bool, string) {
+		evs := events(t, "team-a", "MirrorConfigurationApplied")
+		return len(evs) == 1 && evs[0].Type == "Normal", fmt.Sprint(len(evs))
+	})
+}
+
+func TestPoolsGetMachineConfigsAndLoseThemWhenRemoved(t *testing.T) {
+	reset(t)
+	startController(t, cp.RESTConfig, fastSettle, 0)
+	ctx := context.Background()
+	mcs := cp.MachineConfig.MachineconfigurationV1().MachineConfigs()
+	exists := func(name string) func() (bool, string) {
+		return func() (bool, string) {
+			_, err := mcs.Get(ctx, name, metav1.GetOptions{})
+			return err == nil, fmt.Sprint(err)
+		}
+	}
+	gone := func(name string) func() (bool, string) {
+		return func() (bool, string) { ok, s := exists(name)(); return !ok, s }
+	}
+	eventually(t, 10*time.Second, "the worker MachineConfig", exists(workerMC))
+
+	arbiter := framework.BuiltinPool("arbiter")
+	if _, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigPools().Create(ctx, arbiter, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	infra := framework.BuiltinPool("infra")
+	infra.Labels = map[string]string{framework.LabelPoolPrefix + "infra": ""} // a custom pool: inherits worker
+	if _, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigPools().Create(ctx, infra, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 10*time.Second, "the new built-in pool's MachineConfig", exists("99-arbiter-generated-registries"))
+	time.Sleep(500 * time.Millisecond)
+	if ok, _ := exists("99-infra-generated-registries")(); ok {
+		t.Errorf("a custom pool got its own MachineConfig; it should inherit the worker one")
+	}
+	kubectl(t, "delete", "machineconfigpool", "arbiter")
+	eventually(t, 10*time.Second, "the removed pool's MachineConfig to be deleted", gone("99-arbiter-generated-registries"))
+	if ok, _ := exists(workerMC)(); !ok {
+		t.Errorf("the worker MachineConfig went too")
+	}
+}
+
+func TestWithoutClusterVersionBlockedRegistriesAreNotApplied(t *testing.T) {
+	reset(t)
+	kubectl(t, "delete", "clusterversion", "version")
+	kubectlApply(t, `
+apiVersion: config.openshift.io/v1
+kind: Image
+metadata: {name: cluster}
+spec:
+  registrySources:
+    blockedRegistries: [docker.io]
+`)
+	startController(t, cp.RESTConfig, fastSettle, 0)
+	eventually(t, 10*time.Second, "a Warning event on the Image", func() (bool, string) {
+		evs := events(t, "cluster", "MirrorConfigurationNotApplied")
+		return len(evs) == 1 && contains(evs[0].Message, "release payload is unknown"), fmt.Sprint(evs)
+	})
+	waitForEntry(t, "docker.io", "no blocked entry", func(e *sysregistriesv2.Registry) bool { return e == nil })
+	if _, err := cp.CreateClusterVersion(context.Background(), framework.ReleaseImage); err != nil {
+		t.Fatal(err)
+	}
+	waitForEntry(t, "docker.io", "docker.io blocked once the payload is known", func(e *sysregistriesv2.Registry) bool { return e != nil && e.Blocked })
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
+

@@ -1,0 +1,329 @@
+package integration
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/yaml"
+
+	"github.com/openshift/registries-controller/test/framework"
+)
+
+const (
+	controllerNamespace = "openshift-registries-controller"
+	serviceAccount      = "system:serviceaccount:openshift-registries-controller:registries-controller"
+)
+
+func TestManifestsApplyAndTheClusterRoleIsEnoughAndNoMore(t *testing.T) {
+	reset(t)
+	root, err := framework.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubectl(t, "apply", "-f", filepath.Join(root, "manifests"))
+	deploy, err := cp.Kube.AppsV1().Deployments(controllerNamespace).Get(context.Background(), "registries-controller", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pod := deploy.Spec.Template.Spec
+	sc := pod.Containers[0].SecurityContext
+	if pod.SecurityContext.RunAsNonRoot == nil || !*pod.SecurityContext.RunAsNonRoot || sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem ||
+		sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation || pod.Containers[0].Resources.Requests.Memory().IsZero() ||
+		pod.Containers[0].ReadinessProbe == nil || pod.Containers[0].LivenessProbe == nil {
+		t.Errorf("the Deployment is not locked down as documented: %+v", pod)
+	}
+
+	// The controller's own sync, run with the ServiceAccount's identity, does its whole job.
+	sa := rest.CopyConfig(cp.RESTConfig)
+	sa.Impersonate = rest.ImpersonationConfig{UserName: serviceAccount, Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + controllerNamespace, "system:authenticated"}}
+	kubectlApply(t, `
+apiVersion: operator.openshift.io/v1alpha1
+kind: ImageContentSourcePolicy
+metadata: {name: rbac}
+spec:
+  repositoryDigestMirrors:
+  - source: quay.io/rbac
+    mirrors: [https://m.local/rbac]
+`)
+	startController(t, sa, fastSettle, 0)
+	eventually(t, 10*time.Second, "the invalid-input event, recorded as the ServiceAccount", func() (bool, string) {
+		evs := events(t, "rbac", "InvalidMirrorConfiguration")
+		return len(evs) == 1, fmt.Sprint(len(evs))
+	})
+	kubectl(t, "patch", "imagecontentsourcepolicy", "rbac", "--type=json", "-p", `[{"op":"replace","path":"/spec/repositoryDigestMirrors/0/mirrors/0","value":"m.local/rbac"}]`)
+	waitForEntry(t, "quay.io/rbac", "MachineConfigs written as the ServiceAccount", func(e *sysregistriesv2.Registry) bool { return e != nil })
+	kubectlApply(t, `
+apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfigPool
+metadata:
+  name: arbiter
+  labels: {machineconfiguration.openshift.io/mco-built-in: ""}
+spec: {}
+`)
+	eventually(t, 10*time.Second, "a MachineConfig created and deleted as the ServiceAccount", func() (bool, string) {
+		_, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), "99-arbiter-generated-registries", metav1.GetOptions{})
+		return err == nil, fmt.Sprint(err)
+	})
+	kubectl(t, "delete", "machineconfigpool", "arbiter")
+	eventually(t, 10*time.Second, "the arbiter MachineConfig deleted as the ServiceAccount", func() (bool, string) {
+		_, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), "99-arbiter-generated-registries", metav1.GetOptions{})
+		return apierrors.IsNotFound(err), fmt.Sprint(err)
+	})
+
+	// Leader election works with the namespaced Role; nothing else is granted.
+	kube := kubernetes.NewForConfigOrDie(sa)
+	for _, check := range []struct {
+		verb, group, resource, namespace string
+		allowed                          bool
+	}{
+		{"create", "coordination.k8s.io", "leases", controllerNamespace, true},
+		{"update", "coordination.k8s.io", "leases", controllerNamespace, true},
+		{"create", "coordination.k8s.io", "leases", "default", false},
+		{"get", "", "secrets", controllerNamespace, false},
+		{"list", "", "secrets", "", false},
+		{"get", "", "configmaps", "", false},
+		{"update", "config.openshift.io", "imagedigestmirrorsets", "", false},
+		{"update", "config.openshift.io", "images", "", false},
+		{"delete", "machineconfiguration.openshift.io", "machineconfigpools", "", false},
+	} {
+		allowed := canI(t, kube, check.verb, check.group, check.resource, check.namespace)
+		if allowed != check.allowed {
+			t.Errorf("ServiceAccount can %s %s/%s in %q: %v, want %v", check.verb, check.group, check.resource, check.namespace, allowed, check.allowed)
+		}
+	}
+	if _, err := kube.CoreV1().Secrets(controllerNamespace).List(context.Background(), metav1.ListOptions{}); !apierrors.IsForbidden(err) {
+		t.Errorf("listing Secrets as the ServiceAccount: %v, want Forbidden", err)
+	}
+}
+
+func canI(t *testing.T, kube kubernetes.Interface, verb, group, resource, namespace string) bool {
+	t.Helper()
+	out, stderr, err := cp.Kubectl(context.Background(), nil, "auth", "can-i", verb, resource+"."+group, "-n", namespace, "--as", serviceAccount)
+	if namespace == "" {
+		out, stderr, err = cp.Kubectl(context.Background(), nil, "auth", "can-i", verb, resource+"."+group, "--all-namespaces", "--as", serviceAccount)
+	}
+	answer := strings.TrimSpace(out)
+	if err != nil && answer != "no" {
+		t.Fatalf("kubectl auth can-i: %v: %s", err, stderr)
+	}
+	return answer == "yes"
+}
+
+func TestRenderGivesTheBytesTheControllerWrites(t *testing.T) {
+	reset(t)
+	root, err := framework.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := filepath.Join(root, "examples")
+	kubectl(t, "apply", "-f", examples)
+	startController(t, cp.RESTConfig, fastSettle, 0)
+	waitForEntry(t, "docker.io", "the examples applied", func(e *sysregistriesv2.Registry) bool { return e != nil && e.Blocked })
+
+	out := t.TempDir()
+	cmd := exec.Command(controllerBinary(t), "render", "--manifests", examples, "--output", out, "--release-image", framework.ReleaseImage)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("render: %v: %s", err, b)
+	}
+	for _, name := range []string{masterMC, workerMC} {
+		data, err := os.ReadFile(filepath.Join(out, name+".yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rendered struct{ Spec struct{ Config map[string]any } }
+		if err := yaml.Unmarshal(data, &rendered); err != nil {
+			t.Fatal(err)
+		}
+		mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := nodeFiles(t, mc)
+		got := sourcesOf(t, rendered.Spec.Config)
+		if len(got) != 3 || len(want) != 3 {
+			t.Fatalf("%s: files: render %d, controller %d; want all three", name, len(got), len(want))
+		}
+		for path, source := range got {
+			if !strings.HasPrefix(source, "data:text/plain;charset=utf-8;base64,") {
+				t.Errorf("%s %s: not the reference's data URL form", name, path)
+			}
+			ctrlSource := sourceOf(t, mc.Spec.Config.Raw, path)
+			if source != ctrlSource {
+				t.Errorf("%s %s: render and controller differ:\n%s\n%s", name, path, source, ctrlSource)
+			}
+		}
+	}
+}
+
+func sourcesOf(t *testing.T, config map[string]any) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	storage, _ := config["storage"].(map[string]any)
+	files, _ := storage["files"].([]any)
+	for _, f := range files {
+		file := f.(map[string]any)
+		out[file["path"].(string)] = file["contents"].(map[string]any)["source"].(string)
+	}
+	return out
+}
+
+func sourceOf(t *testing.T, raw []byte, path string) string {
+	t.Helper()
+	var config map[string]any
+	if err := yaml.Unmarshal(raw, &config); err != nil {
+		t.Fatal(err)
+	}
+	return sourcesOf(t, config)[path]
+}
+
+// process is a `registries-controller start` run as a separate process, as in a Deployment.
+type process struct {
+	cmd     *exec.Cmd
+	metrics string
+	exited  chan struct{} // closed when the process has exited
+	err     error         // its exit status, once exited is closed
+}
+
+func startProcess(t *testing.T, name string) *process {
+	t.Helper()
+	port := freePort(t)
+	log, err := os.Create(filepath.Join(t.TempDir(), name+".log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(controllerBinary(t), "start", "--kubeconfig", cp.KubeconfigPath,
+		"--listen-address", "127.0.0.1:"+strconv.Itoa(port), "--settle-delay", "100ms",
+		"--leader-elect-namespace", "default", "--leader-elect-name", "registries-controller-test",
+		"--leader-elect-lease-duration", "4s", "--leader-elect-renew-deadline", "3s", "--leader-elect-retry-period", "500ms")
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &process{cmd: cmd, metrics: fmt.Sprintf("http://127.0.0.1:%d/metrics", port), exited: make(chan struct{})}
+	go func() { p.err = cmd.Wait(); close(p.exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-p.exited
+		if t.Failed() {
+			b, _ := os.ReadFile(log.Name())
+			t.Logf("%s log:\n%s", name, b)
+		}
+	})
+	return p
+}
+
+// syncs reads the number of syncs the process ran from its /metrics; -1 when not serving.
+func (p *process) syncs() int {
+	resp, err := http.Get(p.metrics)
+	if err != nil {
+		return -1
+	}
+	defer resp.Body.Close()
+	total := 0
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "registries_controller_syncs_total{") {
+			n, _ := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
+			total += int(n)
+		}
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return total
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func TestOneOfTwoProcessesLeadsAndTheOtherTakesOver(t *testing.T) {
+	reset(t)
+	kubectl(t, "delete", "lease", "-n", "default", "registries-controller-test", "--ignore-not-found")
+	a := startProcess(t, "a")
+	b := startProcess(t, "b")
+	idms := `
+apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata: {name: election}
+spec:
+  imageDigestMirrors:
+  - source: quay.io/election
+    mirrors: [%s]
+`
+	kubectlApply(t, fmt.Sprintf(idms, "m1.local/election"))
+	waitForEntry(t, "quay.io/election", "the leader's write", func(e *sysregistriesv2.Registry) bool { return len(mirrorLocations(e)) == 1 })
+
+	var leader, follower *process
+	eventually(t, 10*time.Second, "exactly one process syncing", func() (bool, string) {
+		sa, sb := a.syncs(), b.syncs()
+		switch {
+		case sa > 0 && sb == 0:
+			leader, follower = a, b
+		case sb > 0 && sa == 0:
+			leader, follower = b, a
+		default:
+			return false, fmt.Sprintf("syncs a=%d b=%d", sa, sb)
+		}
+		return true, ""
+	})
+	time.Sleep(2 * time.Second)
+	if n := follower.syncs(); n != 0 {
+		t.Fatalf("the follower ran %d syncs", n)
+	}
+
+	// The leader dies without releasing the lease; the follower takes over once it expires.
+	if err := leader.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-leader.exited
+	killed := time.Now()
+	kubectlApply(t, fmt.Sprintf(idms, "m2.local/election"))
+	waitForEntry(t, "quay.io/election", "the follower to converge", func(e *sysregistriesv2.Registry) bool {
+		ms := mirrorLocations(e)
+		return len(ms) == 1 && ms[0] == "m2.local/election(digest-only)"
+	})
+	t.Logf("the follower converged %s after the leader was killed (lease duration 4s)", time.Since(killed).Round(100*time.Millisecond))
+
+	// On SIGTERM the new leader releases the lease: a fresh process takes over without waiting it out.
+	c := startProcess(t, "c")
+	if err := follower.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-follower.exited:
+		if follower.err != nil {
+			t.Fatalf("graceful shutdown: %v", follower.err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("no exit 15s after SIGTERM")
+	}
+	released := time.Now()
+	eventually(t, 3*time.Second, "the third process to lead before the 4s lease would expire", func() (bool, string) {
+		n := c.syncs()
+		return n > 0, fmt.Sprint(n)
+	})
+	t.Logf("a new process led %s after the leader's graceful exit (the 4s lease was released, not waited out)", time.Since(released).Round(100*time.Millisecond))
+}

@@ -1,0 +1,385 @@
+package integration
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	configclient "github.com/openshift/client-go/config/clientset/versioned"
+	configinformers "github.com/openshift/client-go/config/informers/externalversions"
+	mcfgclient "github.com/openshift/client-go/machineconfiguration/clientset/versioned"
+	mcfginformers "github.com/openshift/client-go/machineconfiguration/informers/externalversions"
+	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2/ktesting"
+
+	"github.com/openshift/registries-controller/pkg/controller"
+	"github.com/openshift/registries-controller/test/framework"
+)
+
+const (
+	masterMC = "99-master-generated-registries"
+	workerMC = "99-worker-generated-registries"
+)
+
+// running is a controller started in this process for one test.
+type running struct {
+	metrics *prometheus.Registry
+	stop    func()
+}
+
+// startController runs the real controller shell against the control plane, as `start` wires it,
+// with the given REST config (e.g. impersonating the ServiceAccount) and settle delay. It stops with
+// the test.
+func startController(t *testing.T, cfg *rest.Config, settle, resync time.Duration) *running {
+	t.Helper()
+	kube := kubernetes.NewForConfigOrDie(cfg)
+	registry := prometheus.NewRegistry()
+	metrics := controller.NewMetrics(registry)
+	_, ctx := ktesting.NewTestContext(t)
+	ctx, cancel := context.WithCancel(ctx)
+	broadcaster := record.NewBroadcaster(record.WithContext(ctx))
+	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kube.CoreV1().Events("")})
+	recorder := broadcaster.NewRecorder(controller.Scheme(), corev1.EventSource{Component: "registries-controller"})
+	mc := mcfgclient.NewForConfigOrDie(cfg)
+	inf := controller.Informers{
+		Config:        configinformers.NewSharedInformerFactory(configclient.NewForConfigOrDie(cfg), resync),
+		Operator:      operatorinformers.NewSharedInformerFactory(operatorclient.NewForConfigOrDie(cfg), resync),
+		MachineConfig: mcfginformers.NewSharedInformerFactory(mc, resync),
+	}
+	ctrl, err := controller.NewController(mc.MachineconfigurationV1(), inf, recorder, metrics, controller.Config{
+		SettleDelay: settle, Version: "test",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf.Config.Start(ctx.Done())
+	inf.Operator.Start(ctx.Done())
+	inf.MachineConfig.Start(ctx.Done())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := ctrl.Run(ctx); err != nil {
+			t.Errorf("controller: %v", err)
+		}
+	}()
+	var once sync.Once
+	r := &running{metrics: registry, stop: func() {
+		once.Do(func() {
+			cancel()
+			<-done
+			inf.Config.Shutdown()
+			inf.Operator.Shutdown()
+			inf.MachineConfig.Shutdown()
+			broadcaster.Shutdown()
+		})
+	}}
+	t.Cleanup(r.stop)
+	return r
+}
+
+// counter returns the value of a counter of the controller's registry, summed over the series whose
+// labels include want.
+func (r *running) counter(t *testing.T, name string, want map[string]string) float64 {
+	t.Helper()
+	families, err := r.metrics.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			if hasLabels(m, want) {
+				sum += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return sum
+}
+
+func hasLabels(m *dto.Metric, want map[string]string) bool {
+	got := map[string]string{}
+	for _, l := range m.GetLabel() {
+		got[l.GetName()] = l.GetValue()
+	}
+	for k, v := range want {
+		if got[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// writeCounter counts the writes the API server reports for the generated MachineConfigs, from a watch:
+// every create, update or delete is one event, whoever sent it.
+type writeCounter struct {
+	mu     sync.Mutex
+	counts map[string]int
+}
+
+func countWrites(t *testing.T) *writeCounter {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	list, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Watch(ctx, metav1.ListOptions{ResourceVersion: list.ResourceVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &writeCounter{counts: map[string]int{}}
+	go func() {
+		defer w.Stop()
+		for ev := range w.ResultChan() {
+			mc, ok := ev.Object.(*mcfgv1.MachineConfig)
+			if !ok || (ev.Type != watch.Added && ev.Type != watch.Modified && ev.Type != watch.Deleted) {
+				continue
+			}
+			c.mu.Lock()
+			c.counts[mc.Name]++
+			c.mu.Unlock()
+		}
+	}()
+	return c
+}
+
+func (c *writeCounter) get(name string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.counts[name]
+}
+
+// eventually polls cond until it holds or the timeout passes; cond returns a description of what it saw.
+func eventually(t *testing.T, timeout time.Duration, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var seen string
+	for time.Now().Before(deadline) {
+		var ok bool
+		if ok, seen = cond(); ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("timed out after %s waiting for %s; last seen: %s", timeout, what, seen)
+}
+
+// nodeFiles decodes the files a MachineConfig writes, independently of the code under test: the
+// Ignition JSON is read with a minimal struct and each data URL is decoded with the standard library.
+func nodeFiles(t *testing.T, mc *mcfgv1.MachineConfig) map[string]string {
+	t.Helper()
+	var ign struct {
+		Ignition struct{ Version string }
+		Storage  struct {
+			Files []struct {
+				Path      string
+				Overwrite *bool
+				Mode      *int
+				Contents  struct{ Source *string }
+			}
+		}
+	}
+	if err := json.Unmarshal(mc.Spec.Config.Raw, &ign); err != nil {
+		t.Fatalf("MachineConfig %s: %v", mc.Name, err)
+	}
+	if ign.Ignition.Version != "3.5.0" {
+		t.Fatalf("MachineConfig %s: Ignition version %q", mc.Name, ign.Ignition.Version)
+	}
+	files := map[string]string{}
+	for _, f := range ign.Storage.Files {
+		const prefix = "data:text/plain;charset=utf-8;base64,"
+		if f.Overwrite == nil || !*f.Overwrite || f.Mode == nil || *f.Mode != 0o644 || f.Contents.Source == nil || !strings.HasPrefix(*f.Contents.Source, prefix) {
+			t.Fatalf("MachineConfig %s: file %s is not an overwritten 0644 base64 data URL", mc.Name, f.Path)
+		}
+		data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(*f.Contents.Source, prefix))
+		if err != nil {
+			t.Fatalf("MachineConfig %s: file %s: %v", mc.Name, f.Path, err)
+		}
+		files[f.Path] = string(data)
+	}
+	return files
+}
+
+// registriesConf reads the pool's generated registries.conf from the cluster, decoded into the
+// containers/image model; nil when the MachineConfig or the file does not exist.
+func registriesConf(t *testing.T, name string) *sysregistriesv2.V2RegistriesConf {
+	t.Helper()
+	mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, ok := nodeFiles(t, mc)["/etc/containers/registries.conf"]
+	if !ok {
+		return nil
+	}
+	conf := &sysregistriesv2.V2RegistriesConf{}
+	if _, err := toml.Decode(data, conf); err != nil {
+		t.Fatalf("%s: registries.conf does not decode: %v", name, err)
+	}
+	return conf
+}
+
+// entry returns the [[registry]] entry with the given location or prefix, or nil.
+func entry(conf *sysregistriesv2.V2RegistriesConf, scope string) *sysregistriesv2.Registry {
+	if conf == nil {
+		return nil
+	}
+	for i := range conf.Registries {
+		r := &conf.Registries[i]
+		if r.Location == scope || r.Prefix == scope {
+			return r
+		}
+	}
+	return nil
+}
+
+func mirrorLocations(r *sysregistriesv2.Registry) []string {
+	if r == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range r.Mirrors {
+		out = append(out, m.Location+"("+m.PullFromMirror+")")
+	}
+	return out
+}
+
+// waitForEntry waits until both pools' registries.conf satisfy check for the entry of scope.
+func waitForEntry(t *testing.T, scope string, what string, check func(*sysregistriesv2.Registry) bool) {
+	t.Helper()
+	eventually(t, 20*time.Second, what, func() (bool, string) {
+		var seen []string
+		for _, name := range []string{masterMC, workerMC} {
+			e := entry(registriesConf(t, name), scope)
+			if !check(e) {
+				return false, fmt.Sprintf("%s: %+v", name, e)
+			}
+			seen = append(seen, fmt.Sprint(mirrorLocations(e)))
+		}
+		return true, strings.Join(seen, " ")
+	})
+}
+
+// kubectlApply applies YAML with the bundled kubectl, as an admin would.
+func kubectlApply(t *testing.T, yaml string) {
+	t.Helper()
+	if _, stderr, err := cp.Kubectl(context.Background(), strings.NewReader(yaml), "apply", "-f", "-"); err != nil {
+		t.Fatalf("kubectl apply: %v: %s", err, stderr)
+	}
+}
+
+func kubectl(t *testing.T, args ...string) string {
+	t.Helper()
+	out, stderr, err := cp.Kubectl(context.Background(), nil, args...)
+	if err != nil {
+		t.Fatalf("kubectl %s: %v: %s", strings.Join(args, " "), err, stderr)
+	}
+	return out
+}
+
+// reset removes every mirror object, the Image, extra pools and the generated MachineConfigs, and puts
+// back the ClusterVersion, so each test starts from a cluster with only the built-in pools.
+func reset(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	for _, args := range [][]string{
+		{"delete", "imagedigestmirrorsets,imagetagmirrorsets,imagecontentsourcepolicies", "--all", "--wait=true"},
+		{"delete", "images.config.openshift.io", "--all", "--wait=true"},
+		{"delete", "machineconfigs", "--all", "--wait=true"},
+		{"delete", "events", "--all", "-A"},
+	} {
+		kubectl(t, args...)
+	}
+	pools, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigPools().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pools.Items {
+		if p.Name != framework.PoolMaster && p.Name != framework.PoolWorker {
+			kubectl(t, "delete", "machineconfigpool", p.Name, "--wait=true")
+		}
+	}
+	if _, err := cp.Config.ConfigV1().ClusterVersions().Get(ctx, framework.ClusterVersionName, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+		if _, err := cp.CreateClusterVersion(ctx, framework.ReleaseImage); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// events returns the events recorded about the named object with the given reason.
+func events(t *testing.T, name, reason string) []corev1.Event {
+	t.Helper()
+	list, err := cp.Kube.CoreV1().Events("").List(context.Background(), metav1.ListOptions{
+		FieldSelector: "involvedObject.name=" + name + ",reason=" + reason,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list.Items
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// controllerBinary returns the registries-controller binary: $REGISTRIES_CONTROLLER_BIN (set by
+// make test), or one built for this test run.
+func controllerBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if binPath = os.Getenv("REGISTRIES_CONTROLLER_BIN"); binPath != "" {
+			return
+		}
+		root, err := framework.RepoRoot()
+		if err != nil {
+			binErr = err
+			return
+		}
+		dir, err := os.MkdirTemp("", "registries-controller-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "registries-controller")
+		cmd := exec.Command("go", "build", "-tags=containers_image_openpgp", "-o", binPath, "./cmd/registries-controller")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("building the controller: %v: %s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
