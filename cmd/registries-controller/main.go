@@ -26,6 +26,7 @@ func newRootCommand() *cobra.Command {
 	}
 	root.AddCommand(newStartCommand())
 	root.AddCommand(newRenderCommand())
+	root.AddCommand(newDiffCommand(), newExplainCommand())
 	return root
 }
 

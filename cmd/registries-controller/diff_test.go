@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the command line in-process as main does and returns stdout, stderr and the exit status.
+func runCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	root := newRootCommand()
+	root.SetArgs(args)
+	root.SetOut(&stdout)
+	root.SetErr(&stderr)
+	err := root.Execute()
+	var exit *exitError
+	switch {
+	case err == nil:
+		return stdout.String(), stderr.String(), 0
+	case errors.As(err, &exit):
+		return stdout.String(), stderr.String(), exit.code
+	}
+	fmt.Fprintf(&stderr, "error: %v\n", err)
+	return stdout.String(), stderr.String(), 2
+}
+
+func writeFile(t *testing.T, path, data string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const teamIDMS = `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: team
+spec:
+  imageDigestMirrors:
+  - source: quay.io/team
+    mirrors:
+    - mirror.local/team
+`
+
+// renderTree renders manifests with the render command and returns the MachineConfig directory and the
+// node root.
+func renderTree(t *testing.T, manifests string) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "in", "objects.yaml"), manifests)
+	out, nodes := filepath.Join(dir, "out"), filepath.Join(dir, "nodes")
+	if _, stderr, code := runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", out, "--node-root", nodes); code != 0 {
+		t.Fatalf("render: status %d: %s", code, stderr)
+	}
+	return out, nodes
+}
+
+func TestDiffOfTwoRendersPrintsChangesActionAndMinimal(t *testing.T) {
+	_, oldNodes := renderTree(t, teamIDMS)
+	_, newNodes := renderTree(t, teamIDMS+`    - backup.local/team
+---
+apiVersion: config.openshift.io/v1
+kind: Image
+metadata:
+  name: cluster
+spec:
+  registrySources:
+    containerRuntimeSearchRegistries:
+    - registry.access.redhat.com
+    - docker.io
+    - quay.io
+`)
+	stdout, stderr, code := runCLI(t, "diff", oldNodes, newNodes)
+	if code != diffExitChanged {
+		t.Fatalf("status %d, want %d; stderr: %s", code, diffExitChanged, stderr)
+	}
+	for _, pool := range []string{"master", "worker"} {
+		if !strings.Contains(stdout, "== pool "+pool+"\n") {
+			t.Errorf("no section for pool %s:\n%s", pool, stdout)
+		}
+	}
+	want := `changes:
+  + registries.conf [[registry]] "quay.io/team" mirror "backup.local/team": digest-only
+  + registries.conf.d/01-image-searchRegistries.conf: unqualified-search-registries [registry.access.redhat.com, docker.io, quay.io]
+action: reboot (drain and reboot the node), as the machine-config daemon does
+  registries.conf: contents changed (registries-conf-changed: reload-crio)
+  registries.conf [[registry]] "quay.io/team" mirror "backup.local/team": mirror added, digest-only (mirror-added: reload-crio)
+  registries.conf.d/01-image-searchRegistries.conf: added; the machine-config daemon has no rule for this file (search-drop-in-changed: reboot)
+minimal safe action: reload-crio (reload CRI-O, no drain); advisory, nodes still drain and reboot the node
+  reload-crio is enough for registries.conf.d/01-image-searchRegistries.conf: CRI-O's reload re-reads registries.conf.d together with registries.conf, so no reboot is needed; the drop-in changes only the search list, and the effective list is only appended to [registry.access.redhat.com, docker.io] -> [registry.access.redhat.com, docker.io, quay.io]
+`
+	if !strings.Contains(stdout, "== pool worker\n"+want) {
+		t.Errorf("worker section differs; got\n%s\nwant\n%s", stdout, want)
+	}
+}
+
+func TestDiffOfTheSameConfigurationInEveryFormIsNoChange(t *testing.T) {
+	mcs, nodes := renderTree(t, teamIDMS)
+	worker := filepath.Join(nodes, "worker")
+	for _, pair := range [][2]string{
+		{nodes, nodes},
+		{filepath.Join(mcs, "99-worker-generated-registries.yaml"), worker},
+		{filepath.Join(worker, "etc", "containers", "registries.conf"), filepath.Join(mcs, "99-master-generated-registries.yaml")},
+		{filepath.Join(worker, "etc", "containers", "registries.conf"), nodes},
+	} {
+		stdout, stderr, code := runCLI(t, "diff", pair[0], pair[1])
+		if code != diffExitSame || !strings.Contains(stdout, "no change") {
+			t.Errorf("diff %s %s: status %d, stdout %q, stderr %q", pair[0], pair[1], code, stdout, stderr)
+		}
+	}
+}
+
+func TestDiffAgainstAnEmptyRenderComparesWithTheBaseFiles(t *testing.T) {
+	_, nodes := renderTree(t, teamIDMS)
+	stdout, _, code := runCLI(t, "diff", t.TempDir(), filepath.Join(nodes, "worker"))
+	if code != diffExitChanged {
+		t.Fatalf("status %d", code)
+	}
+	for _, want := range []string{
+		`+ registries.conf [[registry]] "quay.io/team": prefix "", location "quay.io/team", 1 mirror(s)`,
+		`registries.conf [[registry]] "quay.io/team": added with 1 digest-only mirror(s) (registry-added: reload-crio)`,
+		"action: reload-crio",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("missing %q in\n%s", want, stdout)
+		}
+	}
+}
+
+func TestDiffReportsBadInputOnOneLine(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, filepath.Join(dir, "good.conf"), `unqualified-search-registries = ["quay.io"]`)
+	cases := map[string]struct {
+		old, want string
+	}{
+		"missing file":         {old: filepath.Join(dir, "missing"), want: "no such file or directory"},
+		"not TOML":             {old: writeFile(t, filepath.Join(dir, "bad.conf"), "[[registry]\n"), want: "neither a MachineConfig nor a registries.conf"},
+		"another kind":         {old: writeFile(t, filepath.Join(dir, "idms.yaml"), teamIDMS), want: "kind ImageDigestMirrorSet is neither a MachineConfig nor a registries.conf"},
+		"bad MachineConfig":    {old: writeFile(t, filepath.Join(dir, "mc.yaml"), "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: x\nspec:\n  config: {storage: {files: [{path: /etc/containers/registries.conf, contents: {source: 'nope'}}]}}\n"), want: "not a data URL"},
+		"unparsable node file": {old: filepath.Dir(filepath.Dir(filepath.Dir(writeFile(t, filepath.Join(dir, "pool", "etc", "containers", "policy.json"), "{")))), want: "old /etc/containers/policy.json: not JSON"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			stdout, stderr, code := runCLI(t, "diff", tc.old, good)
+			if code != diffExitError {
+				t.Errorf("status %d, want %d", code, diffExitError)
+			}
+			if stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "error: ") || !strings.Contains(stderr, tc.want) {
+				t.Errorf("want one error line containing %q; stdout %q, stderr %q", tc.want, stdout, stderr)
+			}
+		})
+	}
+}

@@ -1,0 +1,200 @@
+package explain
+
+import (
+	"fmt"
+	"path"
+
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+	configv1 "github.com/openshift/api/config/v1"
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+
+	"github.com/openshift/registries-controller/pkg/nodeaction"
+	"github.com/openshift/registries-controller/pkg/registries"
+	"github.com/openshift/registries-controller/pkg/registriesconf"
+	"github.com/openshift/registries-controller/pkg/render"
+)
+
+// Provenance says where the entries of a rendered configuration came from. All its methods accept a
+// nil receiver and then know nothing.
+type Provenance struct {
+	// Report is the merge report: the objects behind every mirror, and the inherited entries.
+	Report *registries.Report
+	// RegistrySources is the Image "cluster" spec.registrySources the configuration was rendered from.
+	RegistrySources configv1.RegistrySources
+}
+
+// inheritedFrom returns the source whose mirrors the entry with this scope inherited, or "".
+func (p *Provenance) inheritedFrom(scope string) string {
+	if p == nil || p.Report == nil {
+		return ""
+	}
+	for _, i := range p.Report.Inherited {
+		if i.Scope == scope {
+			return i.From
+		}
+	}
+	return ""
+}
+
+// sourceReports returns the reports of a source, digest group first, as the entry lists its mirrors.
+func (p *Provenance) sourceReports(source string) []registries.SourceReport {
+	var out []registries.SourceReport
+	for _, g := range []registries.Group{registries.DigestGroup, registries.TagGroup} {
+		for _, s := range p.Report.Sources {
+			if s.Source == source && s.Group == g {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// mirrorOrigins names the object fields behind one mirror of reg. The merge writes an entry's mirrors
+// as the digest group's then the tag group's, and an inherited entry copies its source's in the same
+// order, so the mirror's position finds its report.
+func (p *Provenance) mirrorOrigins(reg *sysregistriesv2.Registry, m sysregistriesv2.Endpoint) []string {
+	if p == nil || p.Report == nil || reg == nil {
+		return nil
+	}
+	source, note := reg.Prefix, ""
+	if from := p.inheritedFrom(reg.Prefix); from != "" {
+		source, note = from, fmt.Sprintf(" (inherited from source %q)", from)
+	}
+	var merged []registries.MirrorReport
+	for _, s := range p.sourceReports(source) {
+		merged = append(merged, s.Mirrors...)
+	}
+	if len(merged) != len(reg.Mirrors) {
+		return nil
+	}
+	var out []string
+	for i, have := range reg.Mirrors {
+		if have == m {
+			for _, o := range merged[i].Origins {
+				out = append(out, o.String()+note)
+			}
+			break
+		}
+	}
+	return out
+}
+
+// blockedBy names what blocks the entry with this scope: NeverContactSource on its source (or the
+// source it inherits from), and the blocked registries that cover it.
+func (p *Provenance) blockedBy(scope string) []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	if p.Report != nil {
+		sources := []string{scope}
+		if from := p.inheritedFrom(scope); from != "" {
+			sources = append(sources, from)
+		}
+		for _, src := range sources {
+			for _, s := range p.Report.Sources {
+				if s.Source != src || !s.NeverContactSource {
+					continue
+				}
+				for _, o := range s.Entries {
+					out = append(out, fmt.Sprintf("mirrorSourcePolicy NeverContactSource for source %q (%s)", src, o))
+				}
+			}
+		}
+	}
+	out = append(out, p.covering("blockedRegistries", p.RegistrySources.BlockedRegistries, scope)...)
+	return out
+}
+
+// insecureBy names the insecure registries that cover a location.
+func (p *Provenance) insecureBy(location string) []string {
+	if p == nil {
+		return nil
+	}
+	return p.covering("insecureRegistries", p.RegistrySources.InsecureRegistries, location)
+}
+
+// covering returns the items of an Image registrySources list whose scope contains s, and that the merge
+// did not leave out (those are in the report's warnings).
+func (p *Provenance) covering(list string, items []string, s string) []string {
+	var out []string
+	for i, item := range items {
+		field := fmt.Sprintf("spec.registrySources.%s[%d]", list, i)
+		if registries.Scope(item).Contains(registries.Scope(s)) && !p.leftOut(field) {
+			out = append(out, fmt.Sprintf("Image %q %s (%q)", registries.ImageConfigName, field, item))
+		}
+	}
+	return out
+}
+
+func (p *Provenance) leftOut(field string) bool {
+	if p.Report == nil {
+		return false
+	}
+	for _, w := range p.Report.Warnings {
+		if w.Object.Kind == registries.KindImage && w.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+// Rendered is a configuration rendered from cluster objects and loaded as a node loads it.
+type Rendered struct {
+	// Pool is the pool whose files were taken.
+	Pool string
+	// Files are that pool's node files.
+	Files []render.File
+	// Config is the loaded configuration: base registries.conf when none is rendered, and the search
+	// drop-in when there is one. Close releases it.
+	Config *registriesconf.Config
+	// Provenance says where each entry came from.
+	Provenance *Provenance
+}
+
+// Close releases the loaded configuration.
+func (r *Rendered) Close() { r.Config.Close() }
+
+// WorkerPool is the pool whose files Render takes when it is rendered.
+const WorkerPool = "worker"
+
+// Render renders in with render.Render, the path the controller uses, takes the worker pool's files
+// (or the first pool's when there is no worker pool) as they land on a node, and loads them.
+func Render(in *render.Inputs) (*Rendered, error) {
+	out, err := render.Render(in)
+	if err != nil {
+		return nil, err
+	}
+	if len(out.MachineConfigs) == 0 {
+		return nil, fmt.Errorf("no pool to render for: no MachineConfigPool carries the %s label", render.BuiltInPoolLabel)
+	}
+	mc := out.MachineConfigs[0]
+	for _, c := range out.MachineConfigs {
+		if c.Name == render.MachineConfigName(WorkerPool) {
+			mc = c
+		}
+	}
+	files, err := render.Files(mc)
+	if err != nil {
+		return nil, err
+	}
+	conf, dropIns := nodeaction.BaseRegistriesConf, map[string][]byte{}
+	for _, f := range files {
+		switch {
+		case f.Path == registries.RegistriesConfPath:
+			conf = f.Data
+		case path.Dir(f.Path) == path.Dir(registries.SearchRegistriesPath):
+			dropIns[path.Base(f.Path)] = f.Data
+		}
+	}
+	cfg, err := registriesconf.Load(conf, dropIns)
+	if err != nil {
+		return nil, err
+	}
+	r := &Rendered{Pool: mc.Labels[mcfgv1.MachineConfigRoleLabelKey], Files: files, Config: cfg,
+		Provenance: &Provenance{Report: &out.Merge.Report}}
+	if in.Image != nil {
+		r.Provenance.RegistrySources = in.Image.Spec.RegistrySources
+	}
+	return r, nil
+}

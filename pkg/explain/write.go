@@ -1,0 +1,122 @@
+package explain
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteText prints the explanation for people:
+//
+//	reference: source.example/team/app@sha256:… (pull by digest)
+//	entry: [[registry]] prefix "source.example/team", location "source.example/team"
+//	attempts, in order (the first that has the image serves the pull):
+//	  1. mirror.local/team/app@sha256:…
+//	     mirror "mirror.local/team", pull-from-mirror digest-only
+//	     from ImageDigestMirrorSet "team" spec.imageDigestMirrors[0].mirrors[0]
+//	  2. source.example/team/app@sha256:…
+//	     primary location "source.example/team" (the source)
+//	source: contacted only when every mirror before it fails
+func (e *Explanation) WriteText(w io.Writer) error {
+	p := &printer{w: w}
+	how := "tag"
+	if e.ByDigest {
+		how = "digest"
+	}
+	p.line("reference: %s (pull by %s)", e.Reference, how)
+	e.writeEntry(p)
+	p.line("attempts, in order (the first that has the image serves the pull):")
+	for i, a := range e.Attempts {
+		a.write(p, i+1)
+	}
+	for _, s := range e.Skipped {
+		p.line("not tried: mirror %s", s)
+	}
+	p.line("source: %s", e.sourceVerdict())
+	return p.err
+}
+
+func (e *Explanation) writeEntry(p *printer) {
+	if e.Entry == nil {
+		p.line("entry: none matches; the reference is pulled from where it names, with TLS verified")
+		return
+	}
+	en := e.Entry
+	var flags []string
+	if en.Blocked {
+		flags = append(flags, "blocked")
+	}
+	if en.Insecure {
+		flags = append(flags, "insecure")
+	}
+	if en.MirrorByDigestOnly {
+		flags = append(flags, "mirror-by-digest-only")
+	}
+	extra := ""
+	if len(flags) > 0 {
+		extra = ", " + strings.Join(flags, ", ")
+	}
+	p.line("entry: [[registry]] prefix %q, location %q%s", en.Prefix, en.Location, extra)
+	if en.InheritedFrom != "" {
+		p.line("  mirrors inherited from the enclosing source %q", en.InheritedFrom)
+	}
+	for _, b := range en.BlockedBy {
+		p.line("  blocked by %s", b)
+	}
+}
+
+func (a *Attempt) write(p *printer, n int) {
+	p.line("  %d. %s", n, a.Reference)
+	what := fmt.Sprintf("mirror %q, pull-from-mirror %s", a.Location, orAll(a.PullFromMirror))
+	switch {
+	case a.Primary && a.Location == "":
+		what = "primary location: the reference's own registry (a wildcard entry has no location) (the source)"
+	case a.Primary:
+		what = fmt.Sprintf("primary location %q (the source)", a.Location)
+	}
+	if a.Insecure {
+		what += ", insecure (TLS not verified, plain HTTP after HTTPS fails)"
+	}
+	p.line("     %s", what)
+	if a.Blocked {
+		p.line("     BLOCKED: refused without contacting it (entry %q is blocked)", a.Entry)
+	}
+	for _, o := range a.Origins {
+		p.line("     from %s", o)
+	}
+	for _, b := range a.BlockedBy {
+		p.line("     blocked by %s", b)
+	}
+	for _, b := range a.InsecureBy {
+		p.line("     insecure by %s", b)
+	}
+}
+
+func orAll(pullFrom string) string {
+	if pullFrom == "" {
+		return "all (unset)"
+	}
+	return pullFrom
+}
+
+func (e *Explanation) sourceVerdict() string {
+	switch {
+	case !e.SourceContacted():
+		return "never contacted: the primary location is blocked, so the pull fails when no mirror has the image"
+	case len(e.Attempts) == 1:
+		return "contacted: it is the only place the pull tries"
+	}
+	return "contacted only when every mirror before it fails"
+}
+
+// printer writes lines and keeps the first error.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) line(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format+"\n", args...)
+	}
+}

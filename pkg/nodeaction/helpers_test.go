@@ -1,0 +1,116 @@
+package nodeaction
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The tests write registries.conf files by hand, as TOML, with these small builders:
+//
+//	conf(search("a", "b"), entry("quay.io", "blocked = true", mirror("m.local", "digest-only")))
+
+// search returns the unqualified-search-registries line.
+func search(hosts ...string) string {
+	q := make([]string, len(hosts))
+	for i, h := range hosts {
+		q[i] = fmt.Sprintf("%q", h)
+	}
+	return "unqualified-search-registries = [" + strings.Join(q, ", ") + "]\n"
+}
+
+// conf joins a search line and entries; without a search line the base one is used.
+func conf(parts ...string) []byte {
+	if len(parts) == 0 || !strings.HasPrefix(parts[0], "unqualified-search-registries") {
+		parts = append([]string{search("registry.access.redhat.com", "docker.io")}, parts...)
+	}
+	return []byte(strings.Join(parts, "\n"))
+}
+
+// entry returns a [[registry]] table for a location (prefix ""), with extra key lines and mirrors.
+// A part starting with "prefix" replaces the empty prefix.
+func entry(location string, parts ...string) string {
+	prefix := `prefix = ""`
+	var keys, mirrors []string
+	for _, p := range parts {
+		switch {
+		case strings.HasPrefix(p, "prefix"):
+			prefix = p
+		case strings.HasPrefix(p, "[[registry.mirror]]"):
+			mirrors = append(mirrors, p)
+		default:
+			keys = append(keys, p)
+		}
+	}
+	lines := append([]string{"[[registry]]", prefix, fmt.Sprintf("location = %q", location)}, keys...)
+	return strings.Join(append(lines, mirrors...), "\n") + "\n"
+}
+
+// mirror returns a [[registry.mirror]] table; pullFrom "" leaves pull-from-mirror out.
+func mirror(location, pullFrom string, keys ...string) string {
+	lines := []string{"[[registry.mirror]]", fmt.Sprintf("location = %q", location)}
+	if pullFrom != "" {
+		lines = append(lines, fmt.Sprintf("pull-from-mirror = %q", pullFrom))
+	}
+	return strings.Join(append(lines, keys...), "\n")
+}
+
+// runRule decodes both sides and runs one rule.
+func runRule(t *testing.T, check func(*input) []Reason, old, new Files) []Reason {
+	t.Helper()
+	in, err := newInput(old, new)
+	if err != nil {
+		t.Fatalf("newInput: %v", err)
+	}
+	return check(in)
+}
+
+// brief renders findings as "entry mirror: action/minimal", the part of a Reason tests assert on.
+func brief(rs []Reason) []string {
+	var out []string
+	for _, r := range rs {
+		s := r.Entry
+		if r.Mirror != "" {
+			s += " " + r.Mirror
+		}
+		out = append(out, fmt.Sprintf("%s: %s/%s", s, r.Action, r.Minimal))
+	}
+	return out
+}
+
+// ruleCase is one row of a rule's table test: registries.conf contents on both sides.
+type ruleCase struct {
+	name     string
+	old, new []byte
+	want     []string
+}
+
+func runRuleTable(t *testing.T, check func(*input) []Reason, cases []ruleCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := brief(runRule(t, check, Files{RegistriesConf: tc.old}, Files{RegistriesConf: tc.new}))
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestBuildersWriteWhatTheyMean(t *testing.T) {
+	got := string(conf(entry("quay.io", "blocked = true", mirror("m.local", "digest-only"))))
+	want := `unqualified-search-registries = ["registry.access.redhat.com", "docker.io"]
+
+[[registry]]
+prefix = ""
+location = "quay.io"
+blocked = true
+[[registry.mirror]]
+location = "m.local"
+pull-from-mirror = "digest-only"
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
