@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 
 	"github.com/containers/image/v5/docker/reference"
@@ -74,10 +75,16 @@ func LoadFile(path, dropInDir string) (*Config, error) {
 	}
 	c, err := Load(conf, dropIns)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, errors.New(stripTempPaths(err.Error())))
 	}
 	return c, nil
 }
+
+// loadingRE matches the library's mention of the temporary copy it was given, which means nothing to the
+// person who named the file.
+var loadingRE = regexp.MustCompile(`loading (drop-in )?registries configuration "[^"]*registriesconf-[^"]*": `)
+
+func stripTempPaths(msg string) string { return loadingRE.ReplaceAllString(msg, "") }
 
 func (c *Config) write(conf []byte, dropIns map[string][]byte) error {
 	if err := os.WriteFile(c.sys.SystemRegistriesConfPath, conf, 0o600); err != nil {

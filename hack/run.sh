@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# make run: the controller live on a local control plane, in one command.
+#
+# Starts etcd + kube-apiserver with the OpenShift CRDs, the master and worker pools and a ClusterVersion
+# (hack/local-up), applies examples/, and runs the controller in the foreground. Ctrl-C stops everything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-_output/bin/registries-controller}
+state=_output/local-up
+mkdir -p "$state" _output/bin
+rm -f "$state/kubeconfig.ready"
+
+go build -o _output/bin/local-up ./hack/local-up
+_output/bin/local-up --kubeconfig "$state/kubeconfig" >"$state/local-up.out" 2>"$state/local-up.err" &
+localup=$!
+cleanup() {
+	trap - EXIT INT TERM
+	kill -INT "$localup" 2>/dev/null || true
+	wait "$localup" 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+echo "starting a local control plane (the first run builds kube-apiserver, etcd and kubectl: a few minutes)..."
+tail -f "$state/local-up.err" --pid "$localup" >&2 &
+until [ -f "$state/kubeconfig.ready" ]; do
+	if ! kill -0 "$localup" 2>/dev/null; then
+		echo "local-up failed; see $state/local-up.err" >&2
+		exit 1
+	fi
+	sleep 0.5
+done
+eval "$(grep '^export ' "$state/local-up.out")"
+"$KUBECTL" apply -f examples/
+
+cat <<MSG
+
+The controller runs below, against the local control plane. In another terminal:
+
+  export KUBECONFIG=$KUBECONFIG
+  alias kubectl=$KUBECTL
+  kubectl apply -f my-imagedigestmirrorset.yaml        # more mirror objects
+  kubectl get machineconfigs                           # 99-master/99-worker-generated-registries
+  kubectl describe imagedigestmirrorset release-mirror # problems show up as events here
+  hack/show-file.sh worker /etc/containers/registries.conf   # the file a worker node gets
+  $bin explain quay.io/openshift-release-dev/ocp-release@sha256:<digest> --manifests examples
+
+Metrics: http://127.0.0.1:8080/metrics   Ctrl-C stops the controller and the control plane.
+
+MSG
+"$bin" start --kubeconfig "$KUBECONFIG" --leader-elect=false --listen-address 127.0.0.1:8080
