@@ -106,7 +106,7 @@ func (o *Objects) Add(name string, data []byte) error {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
-			return fmt.Errorf("%s: document %d: %w", name, doc, err)
+			return fmt.Errorf("%s (document %d): %w", name, doc, err)
 		}
 		if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
 			continue

@@ -1,0 +1,169 @@
+package controller
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
+	configinformers "github.com/openshift/client-go/config/informers/externalversions"
+	mcfgfake "github.com/openshift/client-go/machineconfiguration/clientset/versioned/fake"
+	mcfginformers "github.com/openshift/client-go/machineconfiguration/informers/externalversions"
+	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
+	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2/ktesting"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/openshift/registries-controller/test/fixtures"
+)
+
+// fakeShell is the controller wired to fake clientsets: enough for the shell's own logic. Its behaviour
+// against a real API server is tested in test/integration.
+type fakeShell struct {
+	ctrl     *Controller
+	mc       *mcfgfake.Clientset
+	recorder *record.FakeRecorder
+}
+
+func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object) *fakeShell {
+	t.Helper()
+	cfg := configfake.NewSimpleClientset(configObjs...)
+	op := operatorfake.NewSimpleClientset()
+	mc := mcfgfake.NewSimpleClientset(mcObjs...)
+	inf := Informers{
+		Config:        configinformers.NewSharedInformerFactory(cfg, 0),
+		Operator:      operatorinformers.NewSharedInformerFactory(op, 0),
+		MachineConfig: mcfginformers.NewSharedInformerFactory(mc, 0),
+	}
+	recorder := record.NewFakeRecorder(100)
+	ctrl, err := NewController(mc.MachineconfigurationV1(), inf, recorder, NewMetrics(prometheus.NewRegistry()), Config{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop); ctrl.queue.ShutDown() })
+	inf.Config.Start(stop)
+	inf.Operator.Start(stop)
+	inf.MachineConfig.Start(stop)
+	if !cache.WaitForCacheSync(stop, ctrl.synced...) {
+		t.Fatal("caches did not sync")
+	}
+	return &fakeShell{ctrl: ctrl, mc: mc, recorder: recorder}
+}
+
+// writes returns the create, update and delete actions sent to the MachineConfig client.
+func (s *fakeShell) writes() []string {
+	var out []string
+	for _, a := range s.mc.Actions() {
+		if a.GetResource().Resource == "machineconfigs" && (a.GetVerb() == "create" || a.GetVerb() == "update" || a.GetVerb() == "delete") {
+			name := ""
+			if o, ok := a.(clienttesting.CreateAction); ok {
+				name = o.GetObject().(interface{ GetName() string }).GetName()
+			}
+			if o, ok := a.(clienttesting.UpdateAction); ok {
+				name = o.GetObject().(interface{ GetName() string }).GetName()
+			}
+			out = append(out, a.GetVerb()+" "+name)
+		}
+	}
+	return out
+}
+
+func TestSyncWritesOnceAndThenNothing(t *testing.T) {
+	idms := fixtures.IDMS("team", fixtures.Mirror("quay.io/team", "m.local/team"))
+	s := newFakeShell(t, []runtime.Object{idms, fixtures.Image(fixtures.Insecure("lab.local"))},
+		[]runtime.Object{fixtures.Pool("master", true), fixtures.Pool("worker", true)})
+	cached, err := s.ctrl.idmss.Get("team")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := cached.DeepCopy()
+	_, ctx := ktesting.NewTestContext(t)
+
+	if err := s.ctrl.sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"create 99-master-generated-registries", "create 99-worker-generated-registries"}
+	if got := s.writes(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("first sync wrote %v, want %v", got, want)
+	}
+	if !reflect.DeepEqual(cached, before) {
+		t.Errorf("the sync modified the informer cache's object")
+	}
+	// Wait for the informer to see the created objects, then sync again: nothing to write.
+	waitFor(t, func() bool { l, _ := s.ctrl.configs.List(labels.Everything()); return len(l) == 2 })
+	s.mc.ClearActions()
+	if err := s.ctrl.sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.writes(); len(got) != 0 {
+		t.Errorf("a sync with nothing changed wrote %v", got)
+	}
+}
+
+func TestInvalidInputWritesNothingAndRecordsOneWarning(t *testing.T) {
+	bad := fixtures.IDMS("bad", fixtures.Mirror("quay.io/bad", "https://m.local/bad"))
+	s := newFakeShell(t, []runtime.Object{bad}, nil)
+	_, ctx := ktesting.NewTestContext(t)
+	for range 3 {
+		if err := s.ctrl.sync(ctx); err != nil {
+			t.Fatalf("invalid input must not be retried as an error: %v", err)
+		}
+	}
+	if got := s.writes(); len(got) != 0 {
+		t.Errorf("wrote %v for invalid input", got)
+	}
+	close(s.recorder.Events)
+	var events []string
+	for e := range s.recorder.Events {
+		events = append(events, e)
+	}
+	if len(events) != 1 || !strings.HasPrefix(events[0], "Warning InvalidMirrorConfiguration") || !strings.Contains(events[0], "must not carry a scheme") {
+		t.Errorf("events %q, want one Warning naming the problem", events)
+	}
+}
+
+func TestSettlingWaitsUntilTheInputsAreQuiet(t *testing.T) {
+	s := newFakeShell(t, nil, nil)
+	clock := clocktesting.NewFakeClock(time.Unix(1000, 0))
+	s.ctrl.clock = clock
+	s.ctrl.cfg.SettleDelay, s.ctrl.cfg.MaxSettleDelay = time.Second, 3*time.Second
+	s.ctrl.settleMu.Lock()
+	s.ctrl.firstEvent = time.Time{}
+	s.ctrl.settleMu.Unlock()
+
+	s.ctrl.enqueue()
+	clock.Step(400 * time.Millisecond)
+	if d := s.ctrl.settling(); d != 600*time.Millisecond {
+		t.Errorf("0.4s after an event: wait %v more, want 0.6s", d)
+	}
+	for range 4 { // a stream of events every 0.7s
+		clock.Step(700 * time.Millisecond)
+		s.ctrl.enqueue()
+	}
+	if d := s.ctrl.settling(); d != 0 {
+		t.Errorf("after 3.2s of continuous events: wait %v more, want 0 (the 3s bound)", d)
+	}
+	clock.Step(time.Second)
+	if d := s.ctrl.settling(); d != 0 {
+		t.Errorf("after a quiet second: wait %v, want 0", d)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,0 +1,114 @@
+package inputfiles_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openshift/registries-controller/pkg/inputfiles"
+)
+
+const multiDoc = `# a comment before the first document
+apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata: {name: a}
+spec:
+  imageDigestMirrors:
+  - source: quay.io/a
+    mirrors: [m.local/a]
+---
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: demo}
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: config.openshift.io/v1
+  kind: ImageTagMirrorSet
+  metadata: {name: t}
+  spec:
+    imageTagMirrors:
+    - source: quay.io/t
+      mirrors: [m.local/t]
+- apiVersion: operator.openshift.io/v1alpha1
+  kind: ImageContentSourcePolicy
+  metadata: {name: i}
+  spec:
+    repositoryDigestMirrors:
+    - source: quay.io/i
+      mirrors: [m.local/i]
+`
+
+const jsonDocs = `{"apiVersion": "config.openshift.io/v1", "kind": "Image", "metadata": {"name": "cluster"},
+ "spec": {"registrySources": {"insecureRegistries": ["lab.local"]}}}
+{"apiVersion": "config.openshift.io/v1", "kind": "Image", "metadata": {"name": "other"}}
+{"apiVersion": "config.openshift.io/v1", "kind": "ClusterVersion", "metadata": {"name": "version"},
+ "status": {"desired": {"image": "quay.io/ocp/release@sha256:0000000000000000000000000000000000000000000000000000000000000000"}}}
+{"apiVersion": "machineconfiguration.openshift.io/v1", "kind": "MachineConfigPool", "metadata": {"name": "worker", "labels": {"machineconfiguration.openshift.io/mco-built-in": ""}}}
+`
+
+func writeDir(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestReadDirTakesEveryKindFromYAMLAndJSONAndSkipsTheRest(t *testing.T) {
+	dir := writeDir(t, map[string]string{"mirrors.yaml": multiDoc, "cluster.json": jsonDocs, "notes.txt": "not read", "x.yml": ""})
+	objs, err := inputfiles.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs.ImageDigestMirrorSets) != 1 || len(objs.ImageTagMirrorSets) != 1 || len(objs.ImageContentSourcePolicies) != 1 ||
+		len(objs.Pools) != 1 || objs.Image == nil || objs.ClusterVersion == nil {
+		t.Fatalf("objects: %s", objs.Kinds())
+	}
+	if got := objs.ImageTagMirrorSets[0].Spec.ImageTagMirrors[0].Mirrors[0]; got != "m.local/t" {
+		t.Errorf("List item decoded wrong: %q", got)
+	}
+	if objs.Image.Spec.RegistrySources.InsecureRegistries[0] != "lab.local" {
+		t.Errorf("Image decoded wrong: %+v", objs.Image.Spec)
+	}
+	if len(objs.Skipped) != 2 || !strings.Contains(objs.Skipped[0], `Image "other": only the Image named "cluster"`) ||
+		!strings.Contains(objs.Skipped[1], `v1 Namespace "demo"`) || !strings.Contains(objs.Skipped[1], "mirrors.yaml (document 2)") {
+		t.Errorf("skipped: %q", objs.Skipped)
+	}
+	in := objs.RenderInputs("", "v")
+	if in.ReleaseImage != objs.ClusterVersion.Status.Desired.Image {
+		t.Errorf("release image %q not taken from the ClusterVersion", in.ReleaseImage)
+	}
+	if in := objs.RenderInputs("quay.io/x/y:1", "v"); in.ReleaseImage != "quay.io/x/y:1" {
+		t.Errorf("--release-image did not win: %q", in.ReleaseImage)
+	}
+}
+
+func TestReadDirErrorsNameTheFileAndDocument(t *testing.T) {
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"broken YAML", "apiVersion: v1\nkind: [", "bad.yaml (document 1)"},
+		{"not an object", "- a\n- b\n", "bad.yaml (document 1)"},
+		{"no kind", "apiVersion: v1\nmetadata: {name: x}\n", "apiVersion and kind are required"},
+		{"wrong field type", "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec: {imageDigestMirrors: 3}\n", `bad.yaml (document 1): ImageDigestMirrorSet "a"`},
+		{"no name", "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {}\n", "without metadata.name"},
+		{"twice the same object", "apiVersion: config.openshift.io/v1\nkind: ImageTagMirrorSet\nmetadata: {name: a}\n---\napiVersion: config.openshift.io/v1\nkind: ImageTagMirrorSet\nmetadata: {name: a}\n", "also defined in"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := inputfiles.ReadDir(writeDir(t, map[string]string{"bad.yaml": tc.data}))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := inputfiles.ReadDir(filepath.Join(t.TempDir(), "missing")); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("a missing directory: %v", err)
+	}
+}

@@ -1,0 +1,192 @@
+package render_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	configv1 "github.com/openshift/api/config/v1"
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/openshift/registries-controller/pkg/render"
+	"github.com/openshift/registries-controller/test/fixtures"
+)
+
+func exampleInputs() *render.Inputs {
+	return &render.Inputs{
+		ImageDigestMirrorSets: []*configv1.ImageDigestMirrorSet{
+			fixtures.IDMS("release", fixtures.Mirror("quay.io/ocp", "mirror.local/ocp").Never()),
+			fixtures.IDMS("apps", fixtures.Mirror("quay.io/apps", "m1.local/apps"), fixtures.Mirror("quay.io/apps", "m0.local/apps")),
+		},
+		ImageTagMirrorSets:         []*configv1.ImageTagMirrorSet{fixtures.ITMS("tools", fixtures.Mirror("registry.example.com/tools", "mirror.local/tools"))},
+		ImageContentSourcePolicies: []*operatorv1alpha1.ImageContentSourcePolicy{fixtures.ICSP("legacy", fixtures.Mirror("registry.redhat.io/ubi9", "mirror.local/ubi9"))},
+		Image:                      fixtures.Image(fixtures.Insecure("lab.local:5000"), fixtures.Blocked("docker.io"), fixtures.Search("quay.io")),
+		ReleaseImage:               fixtures.ReleaseImage,
+		Pools:                      []*mcfgv1.MachineConfigPool{fixtures.Pool("worker", true), fixtures.Pool("master", true), fixtures.Pool("infra", false)},
+		Version:                    "v1.2.3",
+	}
+}
+
+// ignition is the shape of the generated Ignition config, read without the code under test.
+type ignition struct {
+	Ignition struct{ Version string }
+	Storage  struct {
+		Files []struct {
+			Path      string
+			Overwrite *bool
+			Mode      *int
+			Contents  struct{ Source string }
+		}
+	}
+}
+
+func TestEveryBuiltInPoolGetsAMachineConfigAsTheReferenceWritesIt(t *testing.T) {
+	out, err := render.Render(exampleInputs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.MachineConfigs) != 2 {
+		t.Fatalf("got %d MachineConfigs, want master and worker (infra is not built in)", len(out.MachineConfigs))
+	}
+	for i, pool := range []string{"master", "worker"} {
+		mc := out.MachineConfigs[i]
+		if mc.Name != "99-"+pool+"-generated-registries" {
+			t.Errorf("name %q", mc.Name)
+		}
+		if mc.Labels["machineconfiguration.openshift.io/role"] != pool {
+			t.Errorf("%s: role label %v", mc.Name, mc.Labels)
+		}
+		if mc.Annotations["machineconfiguration.openshift.io/generated-by-controller-version"] != "v1.2.3" {
+			t.Errorf("%s: annotations %v", mc.Name, mc.Annotations)
+		}
+		if len(mc.OwnerReferences) != 1 || mc.OwnerReferences[0].Kind != "Image" || mc.OwnerReferences[0].Name != "cluster" ||
+			mc.OwnerReferences[0].APIVersion != "config.openshift.io/v1" || mc.OwnerReferences[0].UID != "uid-cluster" {
+			t.Errorf("%s: owner references %+v", mc.Name, mc.OwnerReferences)
+		}
+		if mc.APIVersion != "machineconfiguration.openshift.io/v1" || mc.Kind != "MachineConfig" {
+			t.Errorf("%s: type %s/%s", mc.Name, mc.APIVersion, mc.Kind)
+		}
+		var ign ignition
+		if err := json.Unmarshal(mc.Spec.Config.Raw, &ign); err != nil {
+			t.Fatal(err)
+		}
+		if ign.Ignition.Version != "3.5.0" {
+			t.Errorf("Ignition version %q", ign.Ignition.Version)
+		}
+		var paths []string
+		for _, f := range ign.Storage.Files {
+			paths = append(paths, f.Path)
+			if f.Overwrite == nil || !*f.Overwrite || f.Mode == nil || *f.Mode != 420 {
+				t.Errorf("%s: overwrite %v mode %v, want true and 0644", f.Path, f.Overwrite, f.Mode)
+			}
+			const prefix = "data:text/plain;charset=utf-8;base64,"
+			if !strings.HasPrefix(f.Contents.Source, prefix) {
+				t.Fatalf("%s: source %.60s is not the reference's data URL form", f.Path, f.Contents.Source)
+			}
+			if _, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(f.Contents.Source, prefix)); err != nil {
+				t.Errorf("%s: %v", f.Path, err)
+			}
+		}
+		want := []string{"/etc/containers/registries.conf", "/etc/containers/policy.json", "/etc/containers/registries.conf.d/01-image-searchRegistries.conf"}
+		if !reflect.DeepEqual(paths, want) {
+			t.Errorf("files %v, want %v in the reference's order", paths, want)
+		}
+	}
+}
+
+func TestAMachineConfigExistsEvenWithNothingToWrite(t *testing.T) {
+	out, err := render.Render(&render.Inputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.MachineConfigs) != 2 {
+		t.Fatalf("with no pools given, want the default master and worker, got %d", len(out.MachineConfigs))
+	}
+	for _, mc := range out.MachineConfigs {
+		var ign ignition
+		if err := json.Unmarshal(mc.Spec.Config.Raw, &ign); err != nil {
+			t.Fatal(err)
+		}
+		if len(ign.Storage.Files) != 0 || ign.Ignition.Version != "3.5.0" || len(mc.OwnerReferences) != 0 {
+			t.Errorf("%s: want an empty 3.5.0 config without owner, got %s %+v", mc.Name, mc.Spec.Config.Raw, mc.OwnerReferences)
+		}
+	}
+}
+
+func TestRenderDoesNotDependOnTheOrderOfObjectsOrEntries(t *testing.T) {
+	base, err := render.Render(exampleInputs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20 {
+		in := exampleInputs()
+		rng.Shuffle(len(in.ImageDigestMirrorSets), func(i, j int) {
+			in.ImageDigestMirrorSets[i], in.ImageDigestMirrorSets[j] = in.ImageDigestMirrorSets[j], in.ImageDigestMirrorSets[i]
+		})
+		rng.Shuffle(len(in.Pools), func(i, j int) { in.Pools[i], in.Pools[j] = in.Pools[j], in.Pools[i] })
+		out, err := render.Render(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range base.MachineConfigs {
+			if string(out.MachineConfigs[i].Spec.Config.Raw) != string(base.MachineConfigs[i].Spec.Config.Raw) {
+				t.Fatalf("order changed the output:\n%s\n%s", out.MachineConfigs[i].Spec.Config.Raw, base.MachineConfigs[i].Spec.Config.Raw)
+			}
+		}
+	}
+}
+
+func TestRenderLeavesItsInputsUntouched(t *testing.T) {
+	in := exampleInputs()
+	before := []runtime.Object{in.Image.DeepCopy(), in.ImageDigestMirrorSets[0].DeepCopy(), in.ImageDigestMirrorSets[1].DeepCopy(),
+		in.ImageTagMirrorSets[0].DeepCopy(), in.ImageContentSourcePolicies[0].DeepCopy(), in.Pools[0].DeepCopy()}
+	if _, err := render.Render(in); err != nil {
+		t.Fatal(err)
+	}
+	after := []runtime.Object{in.Image, in.ImageDigestMirrorSets[0], in.ImageDigestMirrorSets[1],
+		in.ImageTagMirrorSets[0], in.ImageContentSourcePolicies[0], in.Pools[0]}
+	for i := range before {
+		if !reflect.DeepEqual(before[i], after[i]) {
+			t.Errorf("input %d was modified: %+v", i, after[i])
+		}
+	}
+}
+
+func TestPoolNames(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		pools []*mcfgv1.MachineConfigPool
+		want  []string
+	}{
+		{"no pools means master and worker", nil, []string{"master", "worker"}},
+		{"only built-in pools count", []*mcfgv1.MachineConfigPool{fixtures.Pool("worker", true), fixtures.Pool("infra", false), fixtures.Pool("arbiter", true)}, []string{"arbiter", "worker"}},
+		{"custom pools alone get none", []*mcfgv1.MachineConfigPool{fixtures.Pool("infra", false)}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := render.PoolNames(tc.pools); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFilesDecodesWhatMachineConfigEncodes(t *testing.T) {
+	files := []render.File{{Path: "/etc/a", Data: []byte("x = 1\n")}, {Path: "/etc/b", Data: []byte("{}")}}
+	mc, err := render.MachineConfig("worker", files, nil, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := render.Files(mc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, files) {
+		t.Errorf("got %+v, want %+v", got, files)
+	}
+}
