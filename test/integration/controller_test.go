@@ -293,11 +293,11 @@ spec:
 		}
 		e := evs[0]
 		want := `spec.repositoryDigestMirrors[0].mirrors[0]: "https://m.local/team-a": a mirror must not carry a scheme`
-		ok := e.Type == "Warning" && e.InvolvedObject.Kind == "ImageContentSourcePolicy" && contains(e.Message, want)
+		ok := e.Type == "Warning" && e.InvolvedObject.Kind == "ImageContentSourcePolicy" && strings.Contains(e.Message, want)
 		return ok, e.Type + " " + e.Message
 	})
 	out := kubectl(t, "describe", "imagecontentsourcepolicy", "team-a")
-	if !contains(out, "InvalidMirrorConfiguration") || !contains(out, "must not carry a scheme") {
+	if !strings.Contains(out, "InvalidMirrorConfiguration") || !strings.Contains(out, "must not carry a scheme") {
 		t.Errorf("kubectl describe does not show the problem:\n%s", out)
 	}
 	// More syncs (an unrelated change) do not repeat the event or write anything.
@@ -384,7 +384,7 @@ spec:
 	startController(t, cp.RESTConfig, fastSettle, 0)
 	eventually(t, 10*time.Second, "a Warning event on the Image", func() (bool, string) {
 		evs := events(t, "cluster", "MirrorConfigurationNotApplied")
-		return len(evs) == 1 && contains(evs[0].Message, "release payload is unknown"), fmt.Sprint(evs)
+		return len(evs) == 1 && strings.Contains(evs[0].Message, "release payload is unknown"), fmt.Sprint(evs)
 	})
 	waitForEntry(t, "docker.io", "no blocked entry", func(e *sysregistriesv2.Registry) bool { return e == nil })
 	if _, err := cp.CreateClusterVersion(context.Background(), framework.ReleaseImage); err != nil {
@@ -392,6 +392,3 @@ spec:
 	}
 	waitForEntry(t, "docker.io", "docker.io blocked once the payload is known", func(e *sysregistriesv2.Registry) bool { return e != nil && e.Blocked })
 }
-
-func contains(s, sub string) bool { return strings.Contains(s, sub) }
-

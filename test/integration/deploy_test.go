@@ -147,7 +147,9 @@ func TestRenderGivesTheBytesTheControllerWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rendered struct{ Spec struct{ Config map[string]any } }
+		var rendered struct {
+			Spec struct{ Config map[string]any }
+		}
 		if err := yaml.Unmarshal(data, &rendered); err != nil {
 			t.Fatal(err)
 		}
