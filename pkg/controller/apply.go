@@ -99,6 +99,30 @@ func (c *Controller) ownsObsolete(mc *mcfgv1.MachineConfig) bool {
 	return generated
 }
 
+// TooLargeError says a generated MachineConfig exceeds what the API server or etcd accepts in one
+// request: the mirror configuration has more entries than one MachineConfig can carry. Retrying
+// does not help until the configuration shrinks.
+type TooLargeError struct {
+	Name  string
+	Bytes int
+	Err   error
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("MachineConfig %s is %d bytes of Ignition config, more than the API server accepts in one request "+
+		"(kube-apiserver 3 MiB, etcd 1.5 MiB by default): the mirror configuration has too many entries for one MachineConfig: %v", e.Name, e.Bytes, e.Err)
+}
+
+func (e *TooLargeError) Unwrap() error { return e.Err }
+
+// writeError classifies a failed write, so that a too large MachineConfig is reported as such.
+func writeError(op Operation, mc *mcfgv1.MachineConfig, err error) error {
+	if apierrors.IsRequestEntityTooLargeError(err) || strings.Contains(err.Error(), "request is too large") {
+		return &TooLargeError{Name: mc.Name, Bytes: len(mc.Spec.Config.Raw), Err: err}
+	}
+	return fmt.Errorf("%s MachineConfig %s: %w", op, mc.Name, err)
+}
+
 // create creates want; nil means it already existed (the cache was behind) and must be updated instead.
 func (c *Controller) create(ctx context.Context, want *mcfgv1.MachineConfig) (*mcfgv1.MachineConfig, error) {
 	created, err := c.client.MachineConfigs().Create(ctx, want, metav1.CreateOptions{FieldManager: FieldManager})
@@ -108,7 +132,7 @@ func (c *Controller) create(ctx context.Context, want *mcfgv1.MachineConfig) (*m
 	case apierrors.IsAlreadyExists(err):
 		return nil, nil
 	default:
-		return nil, fmt.Errorf("creating MachineConfig %s: %w", want.Name, err)
+		return nil, writeError(OpCreate, want, err)
 	}
 }
 
@@ -136,7 +160,7 @@ func (c *Controller) update(ctx context.Context, have, want *mcfgv1.MachineConfi
 		return err
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("updating MachineConfig %s: %w", want.Name, err)
+		return nil, nil, writeError(OpUpdate, want, err)
 	}
 	return updated, diffs, nil
 }

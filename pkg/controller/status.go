@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -28,6 +29,9 @@ const (
 	ReasonNotApplied = "MirrorConfigurationNotApplied"
 	// ReasonWritten (Normal) is recorded on a generated MachineConfig each time it is written.
 	ReasonWritten = "MachineConfigWritten"
+	// ReasonTooLarge (Warning) is recorded on the Image "cluster" when a MachineConfig cannot be written
+	// because of its size.
+	ReasonTooLarge = "MachineConfigTooLarge"
 )
 
 // maxEventMessage keeps event messages readable in `kubectl describe`.
@@ -45,6 +49,8 @@ type statusReporter struct {
 	invalid map[registries.ObjectRef]string
 	// warned holds the warnings last reported.
 	warned map[string]bool
+	// tooLarge is the size problem last reported, "" when none.
+	tooLarge string
 }
 
 func newStatusReporter(recorder record.EventRecorder, metrics *Metrics) *statusReporter {
@@ -64,6 +70,7 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 			"problems", len(res.invalid.Problems), "objects", objectKeys(objs))
 		s.reportInvalid(res.invalid)
 	case OutcomeApplied, OutcomeUnchanged:
+		s.tooLarge = ""
 		s.metrics.invalidObjects.Set(0)
 		s.metrics.lastSuccess.Set(float64(time.Now().Unix()))
 		for _, w := range res.writes {
@@ -79,7 +86,14 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 		s.reportRecovered(res)
 		s.reportWarnings(res.output.Merge.Report.Warnings)
 	case OutcomeError:
-		_ = err // logged by the caller; the queue retries with backoff
+		// Logged by the caller; the queue retries with backoff. A size problem is also shown to the admin.
+		var tooLarge *TooLargeError
+		if errors.As(err, &tooLarge) && tooLarge.Name != s.tooLarge {
+			s.tooLarge = tooLarge.Name
+			if o := s.lookup(registries.ObjectRef{Kind: registries.KindImage, Name: registries.ImageConfigName}); o != nil {
+				s.recorder.Event(o, corev1.EventTypeWarning, ReasonTooLarge, truncate(tooLarge.Error()))
+			}
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package registries
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 )
@@ -47,14 +48,40 @@ func (b *registryBuilder) entry(scope Scope) *regEntry {
 	return e
 }
 
+// scopeSet is a set of insecure or blocked scopes. It notes whether any is a wildcard, so that lookups
+// skip the wildcard ancestors, which cost an allocation each, when none can match (the common case).
+type scopeSet struct {
+	scopes    map[Scope]bool
+	wildcards bool
+}
+
+func newScopeSet(items []scopeItem) *scopeSet {
+	set := &scopeSet{scopes: make(map[Scope]bool, len(items))}
+	for _, item := range items {
+		set.scopes[item.scope] = true
+		set.wildcards = set.wildcards || item.scope.IsWildcard()
+	}
+	return set
+}
+
 // covered reports whether s or one of its ancestors is in set.
-func covered(s Scope, set map[Scope]bool) bool {
-	if set[s] {
+func covered(s Scope, set *scopeSet) bool {
+	if len(set.scopes) == 0 {
+		return false
+	}
+	if set.scopes[s] {
 		return true
 	}
-	for _, a := range s.Ancestors() {
-		if set[a] {
+	for a := range s.namespaceAncestors {
+		if set.scopes[a] {
 			return true
+		}
+	}
+	if set.wildcards {
+		for a := range s.wildcardAncestors {
+			if set.scopes[a] {
+				return true
+			}
 		}
 	}
 	return false
@@ -71,6 +98,7 @@ func buildRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) ([
 			e.origins = append(e.origins, s.entries...)
 			e.own = true
 			e.reg.Blocked = e.reg.Blocked || s.never
+			e.reg.Mirrors = slices.Grow(e.reg.Mirrors, len(s.mirrors))
 			for _, m := range s.mirrors {
 				e.reg.Mirrors = append(e.reg.Mirrors, sysregistriesv2.Endpoint{Location: m, PullFromMirror: pullFrom})
 			}
@@ -79,17 +107,14 @@ func buildRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) ([
 	addSets(digest, sysregistriesv2.MirrorByDigestOnly)
 	addSets(tag, sysregistriesv2.MirrorByTagOnly)
 
-	insecureSet := make(map[Scope]bool, len(insecure))
-	blockedSet := make(map[Scope]bool, len(blocked))
+	insecureSet, blockedSet := newScopeSet(insecure), newScopeSet(blocked)
 	for _, item := range blocked {
 		e := b.entry(item.scope)
 		e.origins = append(e.origins, item.origin)
-		blockedSet[item.scope] = true
 	}
 	for _, item := range insecure {
 		e := b.entry(item.scope)
 		e.origins = append(e.origins, item.origin)
-		insecureSet[item.scope] = true
 	}
 
 	var inherited []InheritedReport
@@ -120,7 +145,7 @@ func buildRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) ([
 // nearestMirrored returns the nearest strictly enclosing mirrored source of s (semantics §7.2: the
 // reference takes the farthest one), or nil.
 func (b *registryBuilder) nearestMirrored(s Scope) *regEntry {
-	for _, a := range s.Ancestors() {
+	for a := range s.ancestors {
 		if e := b.byScope[a]; e != nil && e.own {
 			return e
 		}

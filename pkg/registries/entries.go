@@ -3,6 +3,7 @@ package registries
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
 	configv1 "github.com/openshift/api/config/v1"
 )
@@ -53,12 +54,22 @@ func (e *mirrorEntry) hasRealMirror() bool {
 // collectEntries flattens the mirror objects into entries, in a fixed order (kind, object name, index)
 // so that nothing downstream depends on the order the objects were listed in.
 func collectEntries(in *Inputs) []mirrorEntry {
-	var out []mirrorEntry
+	n := 0
+	for _, o := range in.ImageContentSourcePolicies {
+		n += len(o.Spec.RepositoryDigestMirrors)
+	}
+	for _, o := range in.ImageDigestMirrorSets {
+		n += len(o.Spec.ImageDigestMirrors)
+	}
+	for _, o := range in.ImageTagMirrorSets {
+		n += len(o.Spec.ImageTagMirrors)
+	}
+	out := make([]mirrorEntry, 0, n)
 	for _, icsp := range in.ImageContentSourcePolicies {
 		obj := ObjectRef{Kind: KindImageContentSourcePolicy, Name: icsp.Name}
 		for i, rdm := range icsp.Spec.RepositoryDigestMirrors {
 			out = append(out, mirrorEntry{
-				origin:  Origin{Object: obj, Field: fmt.Sprintf("spec.repositoryDigestMirrors[%d]", i)},
+				origin:  Origin{Object: obj, Field: "spec.repositoryDigestMirrors[" + strconv.Itoa(i) + "]"},
 				group:   DigestGroup,
 				source:  rdm.Source,
 				mirrors: rdm.Mirrors,
@@ -69,7 +80,7 @@ func collectEntries(in *Inputs) []mirrorEntry {
 		obj := ObjectRef{Kind: KindImageDigestMirrorSet, Name: idms.Name}
 		for i, m := range idms.Spec.ImageDigestMirrors {
 			out = append(out, mirrorEntry{
-				origin:  Origin{Object: obj, Field: fmt.Sprintf("spec.imageDigestMirrors[%d]", i)},
+				origin:  Origin{Object: obj, Field: "spec.imageDigestMirrors[" + strconv.Itoa(i) + "]"},
 				group:   DigestGroup,
 				source:  m.Source,
 				mirrors: mirrorStrings(m.Mirrors),
@@ -81,7 +92,7 @@ func collectEntries(in *Inputs) []mirrorEntry {
 		obj := ObjectRef{Kind: KindImageTagMirrorSet, Name: itms.Name}
 		for i, m := range itms.Spec.ImageTagMirrors {
 			out = append(out, mirrorEntry{
-				origin:  Origin{Object: obj, Field: fmt.Sprintf("spec.imageTagMirrors[%d]", i)},
+				origin:  Origin{Object: obj, Field: "spec.imageTagMirrors[" + strconv.Itoa(i) + "]"},
 				group:   TagGroup,
 				source:  m.Source,
 				mirrors: mirrorStrings(m.Mirrors),

@@ -1,8 +1,8 @@
 package registries
 
 import (
-	"fmt"
 	"sort"
+	"strconv"
 )
 
 // mirrorSet is the merged configuration of one source within one group.
@@ -36,7 +36,7 @@ func mergeMirrorSets(entries []mirrorEntry) (digest, tag []*mirrorSet, ignored [
 		sets := byGroup[e.group]
 		s := sets[e.source]
 		if s == nil {
-			s = &mirrorSet{source: e.source, group: e.group, origins: map[string][]Origin{}}
+			s = &mirrorSet{source: e.source, group: e.group, origins: make(map[string][]Origin, len(e.mirrors))}
 			sets[e.source] = s
 		}
 		s.lists = append(s.lists, e.mirrors)
@@ -46,7 +46,7 @@ func mergeMirrorSets(entries []mirrorEntry) (digest, tag []*mirrorSet, ignored [
 			if j > 0 && contains(e.mirrors[:j], m) {
 				continue
 			}
-			s.origins[m] = append(s.origins[m], Origin{Object: e.origin.Object, Field: fmt.Sprintf("%s.mirrors[%d]", e.origin.Field, j)})
+			s.origins[m] = append(s.origins[m], Origin{Object: e.origin.Object, Field: e.origin.Field + ".mirrors[" + strconv.Itoa(j) + "]"})
 		}
 	}
 	finish := func(sets map[string]*mirrorSet) []*mirrorSet {

@@ -14,9 +14,18 @@ import "sort"
 //
 // Two defects of the reference are fixed (semantics §7.1): a list that repeats a mirror is read with the
 // repeat removed, and when conflicting lists form a cycle, the cycle is broken with the byte-smallest
-// remaining mirror, never with the source while a mirror remains, so the source never ends up ahead of
-// mirrors nobody ordered after it.
+// remaining mirror, never with the source while a mirror remains; and the source is then moved behind
+// every mirror that no list orders after it (sourceBehindUnordered), so the source never ends up ahead
+// of mirrors nobody ordered after it.
 func orderMirrors(source string, lists [][]string) []string {
+	if len(lists) == 1 {
+		// One list is a chain of constraints: the order is the list itself (the usual case, and the cheap one).
+		out := withoutRepeats(lists[0])
+		if len(out) > 0 && out[len(out)-1] == source {
+			out = out[:len(out)-1]
+		}
+		return out
+	}
 	g := newOrderGraph()
 	src := g.node(source)
 	for _, list := range lists {
@@ -28,7 +37,7 @@ func orderMirrors(source string, lists [][]string) []string {
 			g.edge(g.node(list[len(list)-1]), src)
 		}
 	}
-	out := g.sorted(src)
+	out := g.sourceBehindUnordered(g.sorted(src), src)
 	if len(out) > 0 && out[len(out)-1] == source {
 		out = out[:len(out)-1]
 	}
@@ -138,10 +147,18 @@ func (g *orderGraph) byNameWithSource(byName []int, source int) []int {
 	return append(out, byName[at:]...)
 }
 
-// withoutRepeats returns list with later repeats of a mirror removed.
+// withoutRepeats returns a new list: list with later repeats of a mirror removed.
 func withoutRepeats(list []string) []string {
+	out := make([]string, 0, len(list))
+	if len(list) <= 16 { // the usual few mirrors: a scan is cheaper than a map
+		for i, m := range list {
+			if !contains(list[:i], m) {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
 	seen := make(map[string]struct{}, len(list))
-	out := list[:0:0]
 	for _, m := range list {
 		if _, ok := seen[m]; !ok {
 			seen[m] = struct{}{}
@@ -158,4 +175,49 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// sourceBehindUnordered moves the source behind the last mirror that is not ordered after it (not
+// reachable from it through the constraints). Breaking a cycle can release the source while such a
+// mirror still waits for a predecessor, or in the same batch ahead of it by byte order: with lists
+// [a,z,b] and [b,z,a], z comes out after the source although both lists put it before. Without a cycle
+// every such mirror comes out before the source anyway, so this changes nothing where the reference is
+// right.
+func (g *orderGraph) sourceBehindUnordered(out []string, source int) []string {
+	at := -1
+	for i, name := range out {
+		if name == g.nodes[source].name {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return out
+	}
+	after := make([]bool, len(g.nodes))
+	stack := []int{source}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range g.nodes[n].succs {
+			if !after[s] {
+				after[s] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	last := at
+	for i := at + 1; i < len(out); i++ {
+		if !after[g.index[out[i]]] {
+			last = i
+		}
+	}
+	if last == at {
+		return out
+	}
+	moved := make([]string, 0, len(out))
+	moved = append(moved, out[:at]...)
+	moved = append(moved, out[at+1:last+1]...)
+	moved = append(moved, out[at])
+	return append(moved, out[last+1:]...)
 }

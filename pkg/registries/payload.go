@@ -59,7 +59,7 @@ func planBlocking(in *Inputs, digestSets, tagSets []*mirrorSet, insecure, blocke
 	if len(covering) == 0 {
 		return &blockingPlan{blocked: blocked}, nil
 	}
-	mirrored, err := payloadHasUnblockedMirror(ref, digestSets, tagSets, insecure, blocked)
+	mirrored, err := payloadHasUnblockedMirror(ref, at, digestSets, tagSets, insecure, blocked)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func planBlocking(in *Inputs, digestSets, tagSets []*mirrorSet, insecure, blocke
 
 // payloadHasUnblockedMirror renders the configuration with every blocked scope and asks containers/image
 // where a digest pull of the payload goes: true when some mirror attempt is not refused as blocked.
-func payloadHasUnblockedMirror(ref reference.Named, digestSets, tagSets []*mirrorSet, insecure, blocked []scopeItem) (bool, error) {
+func payloadHasUnblockedMirror(ref reference.Named, at FieldRef, digestSets, tagSets []*mirrorSet, insecure, blocked []scopeItem) (bool, error) {
 	conf, _, problems := renderRegistries(digestSets, tagSets, insecure, blocked)
 	if len(problems) > 0 {
 		sortProblems(problems)
@@ -104,7 +104,11 @@ func payloadHasUnblockedMirror(ref reference.Named, digestSets, tagSets []*mirro
 	}
 	pull, err := c.PullSources(digested)
 	if err != nil {
-		return false, fmt.Errorf("checking the release payload against blocked registries: %w", err)
+		// containers/image cannot even list where the pull would go (a mirror it cannot rewrite the
+		// payload's name to): the payload would not be pullable, whatever is blocked.
+		return false, &InvalidInputError{Problems: []Problem{{Object: at.Object, Field: at.Field, Value: ref.String(),
+			Message: fmt.Sprintf("a digest pull of the release payload fails with this mirror configuration: %v", err),
+			Fix:     "check the mirrors configured for the payload's repository"}}}
 	}
 	for _, s := range pull.Sources {
 		if !s.Primary && !s.Blocked {

@@ -51,24 +51,54 @@ func (s Scope) Contains(sub Scope) bool {
 // per level instead of comparing every pair of entries.
 func (s Scope) Ancestors() []Scope {
 	var out []Scope
-	str := string(s)
-	host := s.Host()
-	if !s.IsWildcard() {
-		for i := strings.LastIndexByte(str, '/'); i > 0; i = strings.LastIndexByte(str[:i], '/') {
-			out = append(out, Scope(str[:i]))
+	for a := range s.ancestors {
+		out = append(out, a)
+	}
+	return out
+}
+
+// ancestors yields what Ancestors returns, in the same order, without building a slice: the merge
+// walks the ancestors of every entry and mirror.
+func (s Scope) ancestors(yield func(Scope) bool) {
+	for a := range s.namespaceAncestors {
+		if !yield(a) {
+			return
 		}
-	} else {
+	}
+	s.wildcardAncestors(yield)
+}
+
+// namespaceAncestors yields the enclosing namespaces of s, nearest first ("quay.io/a/b" gives "quay.io/a",
+// then "quay.io"); none for a wildcard.
+func (s Scope) namespaceAncestors(yield func(Scope) bool) {
+	if s.IsWildcard() {
+		return
+	}
+	str := string(s)
+	for i := strings.LastIndexByte(str, '/'); i > 0; i = strings.LastIndexByte(str[:i], '/') {
+		if !yield(Scope(str[:i])) {
+			return
+		}
+	}
+}
+
+// wildcardAncestors yields the wildcards covering the host of s, longest first ("*.b.example.com",
+// "*.example.com", "*.com"); each costs an allocation.
+func (s Scope) wildcardAncestors(yield func(Scope) bool) {
+	host := s.Host()
+	if s.IsWildcard() {
 		host = host[2:] // the labels below the "*"
 	}
 	for i := strings.IndexByte(host, '.'); i >= 0; {
-		out = append(out, Scope("*"+host[i:]))
+		if !yield(Scope("*" + host[i:])) {
+			return
+		}
 		next := strings.IndexByte(host[i+1:], '.')
 		if next < 0 {
 			break
 		}
 		i += 1 + next
 	}
-	return out
 }
 
 // rebase returns the location a mirror of an enclosing scope must have when it is configured on the nested

@@ -55,6 +55,9 @@ func (k valueKind) form() string {
 }
 
 func (k valueKind) matches(v string) bool {
+	if k.wellFormed(v) {
+		return true
+	}
 	switch k {
 	case kindMirror:
 		return mirrorPattern.MatchString(v)
@@ -64,6 +67,87 @@ func (k valueKind) matches(v string) bool {
 		return hostPortPattern.MatchString(v)
 	}
 }
+
+// wellFormed is the fast path of matches, for the common case: it accepts only values the pattern of k
+// accepts (host labels of letters, digits and inner "-", an optional numeric port, lowercase path
+// components whose letters and digits are separated by ".", "_", "__" or runs of "-"; or "*." and host
+// labels for a source), and leaves everything else to the regular expression. Matching the patterns was
+// half of the merge's time at 10,000 sources.
+func (k valueKind) wellFormed(v string) bool {
+	if k == kindSource && strings.HasPrefix(v, "*.") {
+		return validLabels(v[2:])
+	}
+	host, path, hasPath := strings.Cut(v, "/")
+	if hasPath && k == kindHost {
+		return false
+	}
+	name, port, hasPort := strings.Cut(host, ":")
+	if hasPort && port == "" {
+		return false
+	}
+	for i := 0; i < len(port); i++ {
+		if port[i] < '0' || port[i] > '9' {
+			return false
+		}
+	}
+	if !validLabels(name) {
+		return false
+	}
+	for hasPath {
+		var component string
+		component, path, hasPath = strings.Cut(path, "/")
+		if !validComponent(component) {
+			return false
+		}
+	}
+	return true
+}
+
+// validLabels reports whether s is one or more host labels joined by ".".
+func validLabels(s string) bool {
+	for {
+		l, rest, more := strings.Cut(s, ".")
+		if l == "" || !isAlnum(l[0]) || !isAlnum(l[len(l)-1]) {
+			return false
+		}
+		for i := 1; i < len(l)-1; i++ {
+			if !isAlnum(l[i]) && l[i] != '-' {
+				return false
+			}
+		}
+		if !more {
+			return true
+		}
+		s = rest
+	}
+}
+
+// validComponent reports whether c is a path component: runs of lowercase letters and digits separated
+// by ".", "_", "__" or runs of "-".
+func validComponent(c string) bool {
+	if c == "" || !isLowerAlnum(c[0]) || !isLowerAlnum(c[len(c)-1]) {
+		return false
+	}
+	for i := 0; i < len(c); {
+		if isLowerAlnum(c[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(c) && !isLowerAlnum(c[j]) {
+			j++
+		}
+		if sep := c[i:j]; sep != "." && sep != "_" && sep != "__" && strings.Trim(sep, "-") != "" {
+			return false
+		}
+		i = j
+	}
+	return true
+}
+
+func isLowerAlnum(b byte) bool { return 'a' <= b && b <= 'z' || '0' <= b && b <= '9' }
+
+func isAlnum(b byte) bool { return isLowerAlnum(b) || 'A' <= b && b <= 'Z' }
 
 // checkValue returns nil when v is well-formed for its kind, and otherwise a problem saying precisely
 // what is wrong with it and how to write it instead.
@@ -143,6 +227,10 @@ func validateEntry(e *mirrorEntry) []Problem {
 	for j, m := range e.mirrors {
 		field := fmt.Sprintf("%s.mirrors[%d]", at.Field, j)
 		if p := checkValue(at, field, m, kindMirror); p != nil {
+			ps = append(ps, *p)
+			continue
+		}
+		if p := checkMirrorHost(at, field, m); p != nil {
 			ps = append(ps, *p)
 			continue
 		}
@@ -242,4 +330,21 @@ func shortList(items []string) string {
 		return "[" + strings.Join(items, ", ") + "]"
 	}
 	return fmt.Sprintf("[%s, and %d more]", strings.Join(items[:3], ", "), len(items)-3)
+}
+
+// checkMirrorHost rejects a mirror whose first component containers/image does not read as a registry
+// host: without a "." or a port, and other than "localhost", "mirror/ns" names the Docker Hub repository
+// docker.io/mirror/ns, the rewritten reference is not canonical, and every pull of the source fails,
+// the fallback to the source included.
+func checkMirrorHost(at Origin, field, m string) *Problem {
+	host := m
+	if i := strings.IndexByte(m, '/'); i >= 0 {
+		host = m[:i]
+	}
+	if strings.ContainsAny(host, ".:") || host == "localhost" || strings.ToLower(host) != host {
+		return nil
+	}
+	return &Problem{Object: at.Object, Field: field, Value: m,
+		Message: fmt.Sprintf("containers/image reads %q as a Docker Hub namespace, not a registry host, so every pull through this source would fail", host),
+		Fix:     fmt.Sprintf("name the registry with its domain or port, e.g. %q or %q", host+".example.com", host+":5000")}
 }

@@ -1,0 +1,38 @@
+package registries
+
+import (
+	"regexp"
+
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+)
+
+// MergeOnly runs what Merge does up to the registries.conf model, the equivalent of the reference's
+// EditRegistriesConfig: validation, the mirror-set merge, the release payload rule and the entries,
+// without encoding the file or loading it back. Benchmarks compare it with the reference.
+func MergeOnly(in *Inputs) (*sysregistriesv2.V2RegistriesConf, error) {
+	entries := collectEntries(in)
+	if ps := validate(in, entries); len(ps) > 0 {
+		return nil, &InvalidInputError{Problems: ps}
+	}
+	digest, tag, _ := mergeMirrorSets(entries)
+	rs := &in.RegistrySources
+	insecure := scopeItems("spec.registrySources.insecureRegistries", rs.InsecureRegistries)
+	blocked := scopeItems("spec.registrySources.blockedRegistries", rs.BlockedRegistries)
+	plan, err := planBlocking(in, digest, tag, insecure, blocked)
+	if err != nil {
+		return nil, err
+	}
+	conf, _, problems := renderRegistries(digest, tag, insecure, plan.blocked)
+	if len(problems) > 0 {
+		return nil, &InvalidInputError{Problems: problems}
+	}
+	return conf, nil
+}
+
+// MatchesValue reports how a value of the given kind ("mirror", "source" or "host") is judged by the
+// regular expression and by the fast path that precedes it.
+func MatchesValue(kind, v string) (pattern, fast bool) {
+	k := map[string]valueKind{"mirror": kindMirror, "source": kindSource, "host": kindHost}[kind]
+	pattern = map[valueKind]*regexp.Regexp{kindMirror: mirrorPattern, kindSource: sourcePattern, kindHost: hostPortPattern}[k].MatchString(v)
+	return pattern, k.wellFormed(v)
+}
