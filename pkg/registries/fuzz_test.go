@@ -246,7 +246,6 @@ func FuzzMerge(f *testing.F) {
 	})
 }
 
-
 func checkInvalidInputError(t *testing.T, in *registries.Inputs, err error) {
 	t.Helper()
 	var invalid *registries.InvalidInputError

@@ -113,7 +113,7 @@ spec: {}
 	}
 }
 
-func canI(t *testing.T, kube kubernetes.Interface, verb, group, resource, namespace string) bool {
+func canI(t testing.TB, kube kubernetes.Interface, verb, group, resource, namespace string) bool {
 	t.Helper()
 	out, stderr, err := cp.Kubectl(context.Background(), nil, "auth", "can-i", verb, resource+"."+group, "-n", namespace, "--as", serviceAccount)
 	if namespace == "" {
@@ -174,7 +174,7 @@ func TestRenderGivesTheBytesTheControllerWrites(t *testing.T) {
 	}
 }
 
-func sourcesOf(t *testing.T, config map[string]any) map[string]string {
+func sourcesOf(t testing.TB, config map[string]any) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	storage, _ := config["storage"].(map[string]any)
@@ -186,7 +186,7 @@ func sourcesOf(t *testing.T, config map[string]any) map[string]string {
 	return out
 }
 
-func sourceOf(t *testing.T, raw []byte, path string) string {
+func sourceOf(t testing.TB, raw []byte, path string) string {
 	t.Helper()
 	var config map[string]any
 	if err := yaml.Unmarshal(raw, &config); err != nil {
@@ -203,7 +203,7 @@ type process struct {
 	err     error         // its exit status, once exited is closed
 }
 
-func startProcess(t *testing.T, name string) *process {
+func startProcess(t testing.TB, name string) *process {
 	t.Helper()
 	port := freePort(t)
 	log, err := os.Create(filepath.Join(t.TempDir(), name+".log"))
@@ -251,7 +251,7 @@ func (p *process) syncs() int {
 	return total
 }
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

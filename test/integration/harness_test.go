@@ -52,7 +52,7 @@ type running struct {
 // startController runs the real controller shell against the control plane, as `start` wires it,
 // with the given REST config (e.g. impersonating the ServiceAccount) and settle delay. It stops with
 // the test.
-func startController(t *testing.T, cfg *rest.Config, settle, resync time.Duration) *running {
+func startController(t testing.TB, cfg *rest.Config, settle, resync time.Duration) *running {
 	t.Helper()
 	kube := kubernetes.NewForConfigOrDie(cfg)
 	registry := prometheus.NewRegistry()
@@ -101,7 +101,7 @@ func startController(t *testing.T, cfg *rest.Config, settle, resync time.Duratio
 
 // counter returns the value of a counter of the controller's registry, summed over the series whose
 // labels include want.
-func (r *running) counter(t *testing.T, name string, want map[string]string) float64 {
+func (r *running) counter(t testing.TB, name string, want map[string]string) float64 {
 	t.Helper()
 	families, err := r.metrics.Gather()
 	if err != nil {
@@ -141,7 +141,7 @@ type writeCounter struct {
 	counts map[string]int
 }
 
-func countWrites(t *testing.T) *writeCounter {
+func countWrites(t testing.TB) *writeCounter {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -176,7 +176,7 @@ func (c *writeCounter) get(name string) int {
 }
 
 // eventually polls cond until it holds or the timeout passes; cond returns a description of what it saw.
-func eventually(t *testing.T, timeout time.Duration, what string, cond func() (bool, string)) {
+func eventually(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	var seen string
@@ -192,7 +192,7 @@ func eventually(t *testing.T, timeout time.Duration, what string, cond func() (b
 
 // nodeFiles decodes the files a MachineConfig writes, independently of the code under test: the
 // Ignition JSON is read with a minimal struct and each data URL is decoded with the standard library.
-func nodeFiles(t *testing.T, mc *mcfgv1.MachineConfig) map[string]string {
+func nodeFiles(t testing.TB, mc *mcfgv1.MachineConfig) map[string]string {
 	t.Helper()
 	var ign struct {
 		Ignition struct{ Version string }
@@ -228,7 +228,7 @@ func nodeFiles(t *testing.T, mc *mcfgv1.MachineConfig) map[string]string {
 
 // registriesConf reads the pool's generated registries.conf from the cluster, decoded into the
 // containers/image model; nil when the MachineConfig or the file does not exist.
-func registriesConf(t *testing.T, name string) *sysregistriesv2.V2RegistriesConf {
+func registriesConf(t testing.TB, name string) *sysregistriesv2.V2RegistriesConf {
 	t.Helper()
 	mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
@@ -274,7 +274,7 @@ func mirrorLocations(r *sysregistriesv2.Registry) []string {
 }
 
 // waitForEntry waits until both pools' registries.conf satisfy check for the entry of scope.
-func waitForEntry(t *testing.T, scope string, what string, check func(*sysregistriesv2.Registry) bool) {
+func waitForEntry(t testing.TB, scope string, what string, check func(*sysregistriesv2.Registry) bool) {
 	t.Helper()
 	eventually(t, 20*time.Second, what, func() (bool, string) {
 		var seen []string
@@ -290,14 +290,14 @@ func waitForEntry(t *testing.T, scope string, what string, check func(*sysregist
 }
 
 // kubectlApply applies YAML with the bundled kubectl, as an admin would.
-func kubectlApply(t *testing.T, yaml string) {
+func kubectlApply(t testing.TB, yaml string) {
 	t.Helper()
 	if _, stderr, err := cp.Kubectl(context.Background(), strings.NewReader(yaml), "apply", "-f", "-"); err != nil {
 		t.Fatalf("kubectl apply: %v: %s", err, stderr)
 	}
 }
 
-func kubectl(t *testing.T, args ...string) string {
+func kubectl(t testing.TB, args ...string) string {
 	t.Helper()
 	out, stderr, err := cp.Kubectl(context.Background(), nil, args...)
 	if err != nil {
@@ -308,7 +308,7 @@ func kubectl(t *testing.T, args ...string) string {
 
 // reset removes every mirror object, the Image, extra pools and the generated MachineConfigs, and puts
 // back the ClusterVersion, so each test starts from a cluster with only the built-in pools.
-func reset(t *testing.T) {
+func reset(t testing.TB) {
 	t.Helper()
 	ctx := context.Background()
 	for _, args := range [][]string{
@@ -336,7 +336,7 @@ func reset(t *testing.T) {
 }
 
 // events returns the events recorded about the named object with the given reason.
-func events(t *testing.T, name, reason string) []corev1.Event {
+func events(t testing.TB, name, reason string) []corev1.Event {
 	t.Helper()
 	list, err := cp.Kube.CoreV1().Events("").List(context.Background(), metav1.ListOptions{
 		FieldSelector: "involvedObject.name=" + name + ",reason=" + reason,
@@ -355,7 +355,7 @@ var (
 
 // controllerBinary returns the registries-controller binary: $REGISTRIES_CONTROLLER_BIN (set by
 // make test), or one built for this test run.
-func controllerBinary(t *testing.T) string {
+func controllerBinary(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
 		if binPath = os.Getenv("REGISTRIES_CONTROLLER_BIN"); binPath != "" {
