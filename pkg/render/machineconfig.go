@@ -27,7 +27,7 @@ func MachineConfigName(pool string) string { return fmt.Sprintf("99-%s-generated
 
 // MachineConfig returns the generated MachineConfig of one pool (semantics §3): Ignition 3.5.0, each file
 // overwritten with mode 0644 and its contents as a base64 data URL, the role label, an owner reference to
-// the Image "cluster" when it exists, and the version annotation. It exists even when files is empty.
+// the Image "cluster" when it exists in a cluster, and the version annotation. It exists even when files is empty.
 func MachineConfig(pool string, files []File, image *configv1.Image, version string) (*mcfgv1.MachineConfig, error) {
 	raw, err := json.Marshal(IgnitionConfig(files))
 	if err != nil {
@@ -42,7 +42,9 @@ func MachineConfig(pool string, files []File, image *configv1.Image, version str
 		},
 		Spec: mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: raw}},
 	}
-	if image != nil {
+	if image != nil && image.UID != "" {
+		// An Image read from a file at install time has no UID yet, and an owner reference needs one:
+		// the controller adds the reference once the cluster exists (a metadata-only update).
 		mc.OwnerReferences = []metav1.OwnerReference{ImageOwnerReference(image)}
 	}
 	return mc, nil

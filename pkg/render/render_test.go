@@ -190,3 +190,17 @@ func TestFilesDecodesWhatMachineConfigEncodes(t *testing.T) {
 		t.Errorf("got %+v, want %+v", got, files)
 	}
 }
+
+func TestAnImageFromAFileGivesNoOwnerReference(t *testing.T) {
+	in := exampleInputs()
+	in.Image.UID = "" // as read by `render` at install time
+	out, err := render.Render(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mc := range out.MachineConfigs {
+		if len(mc.OwnerReferences) != 0 {
+			t.Errorf("%s: owner references %+v: the API server rejects one without a UID", mc.Name, mc.OwnerReferences)
+		}
+	}
+}
