@@ -302,12 +302,21 @@ spec:
 	}
 	<-leader.exited
 	killed := time.Now()
+	writes := countWrites(t)
+	eventually(t, 15*time.Second, "the follower to take over", func() (bool, string) {
+		n := follower.syncs()
+		return n > 0, fmt.Sprint(n)
+	})
+	t.Logf("the follower led %s after the leader was killed (lease duration 4s)", time.Since(killed).Round(100*time.Millisecond))
+	time.Sleep(time.Second)
+	if n := writes.get(masterMC) + writes.get(workerMC); n != 0 {
+		t.Errorf("taking over with nothing changed wrote %d MachineConfigs, want 0", n)
+	}
 	kubectlApply(t, fmt.Sprintf(idms, "m2.local/election"))
 	waitForEntry(t, "quay.io/election", "the follower to converge", func(e *sysregistriesv2.Registry) bool {
 		ms := mirrorLocations(e)
 		return len(ms) == 1 && ms[0] == "m2.local/election(digest-only)"
 	})
-	t.Logf("the follower converged %s after the leader was killed (lease duration 4s)", time.Since(killed).Round(100*time.Millisecond))
 
 	// On SIGTERM the new leader releases the lease: a fresh process takes over without waiting it out.
 	c := startProcess(t, "c")
