@@ -34,59 +34,50 @@ var benchReferenceMax = flag.Int("bench.reference-max", envInt("REGISTRIES_BENCH
 var benchSizes = []int{100, 1000, 10000, 50000}
 
 func BenchmarkMerge(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("sources=%d/impl=ours", n), func(b *testing.B) {
-			in := benchInputs(b, n)
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := registries.MergeOnly(in); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportPerSource(b, n)
-		})
-		b.Run(fmt.Sprintf("sources=%d/impl=reference", n), func(b *testing.B) {
-			skipLargeReference(b, n)
-			in := benchInputs(b, n)
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := referenceEdit(in); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportPerSource(b, n)
-		})
-	}
+	benchImpls(b, func(in *registries.Inputs) error {
+		_, err := registries.MergeOnly(in)
+		return err
+	}, func(in *registries.Inputs) error {
+		_, err := referenceEdit(in)
+		return err
+	})
 }
 
 func BenchmarkMergeAndRender(b *testing.B) {
+	benchImpls(b, func(in *registries.Inputs) error {
+		_, err := registries.Merge(in)
+		return err
+	}, func(in *registries.Inputs) error {
+		conf, err := referenceEdit(in)
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		return toml.NewEncoder(&buf).Encode(conf)
+	})
+}
+
+// benchImpls runs ours and the reference side by side at every size, as sources=N/impl=ours|reference.
+func benchImpls(b *testing.B, ours, reference func(*registries.Inputs) error) {
 	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("sources=%d/impl=ours", n), func(b *testing.B) {
-			in := benchInputs(b, n)
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := registries.Merge(in); err != nil {
-					b.Fatal(err)
+		for _, impl := range []struct {
+			name string
+			run  func(*registries.Inputs) error
+		}{{"ours", ours}, {"reference", reference}} {
+			b.Run(fmt.Sprintf("sources=%d/impl=%s", n, impl.name), func(b *testing.B) {
+				if impl.name == "reference" {
+					skipLargeReference(b, n)
 				}
-			}
-			reportPerSource(b, n)
-		})
-		b.Run(fmt.Sprintf("sources=%d/impl=reference", n), func(b *testing.B) {
-			skipLargeReference(b, n)
-			in := benchInputs(b, n)
-			b.ReportAllocs()
-			for b.Loop() {
-				conf, err := referenceEdit(in)
-				if err != nil {
-					b.Fatal(err)
+				in := benchInputs(b, n)
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := impl.run(in); err != nil {
+						b.Fatal(err)
+					}
 				}
-				var buf bytes.Buffer
-				if err := toml.NewEncoder(&buf).Encode(conf); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportPerSource(b, n)
-		})
+				reportPerSource(b, n)
+			})
+		}
 	}
 }
 

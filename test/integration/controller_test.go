@@ -20,61 +20,26 @@ const fastSettle = 100 * time.Millisecond
 func TestEachKindIsAppliedOnCreateUpdateAndDelete(t *testing.T) {
 	reset(t)
 	startController(t, cp.RESTConfig, fastSettle, 0)
+	// object returns a one-entry mirror object of the given kind.
+	object := func(kind, source, mirror string) string {
+		switch kind {
+		case "imagecontentsourcepolicy":
+			return fmt.Sprintf("apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata: {name: crud}\n"+
+				"spec:\n  repositoryDigestMirrors:\n  - source: %s\n    mirrors: [%s]\n", source, mirror)
+		case "imagetagmirrorset":
+			return fmt.Sprintf("apiVersion: config.openshift.io/v1\nkind: ImageTagMirrorSet\nmetadata: {name: crud}\n"+
+				"spec:\n  imageTagMirrors:\n  - source: %s\n    mirrors: [%s]\n", source, mirror)
+		default:
+			return fmt.Sprintf("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: crud}\n"+
+				"spec:\n  imageDigestMirrors:\n  - source: %s\n    mirrors: [%s]\n", source, mirror)
+		}
+	}
 	cases := []struct {
-		kind, create, update, scope string
-		created, updated            string // expected first mirror after create / update
+		kind, scope, pullFrom string
 	}{
-		{"imagedigestmirrorset", `
-apiVersion: config.openshift.io/v1
-kind: ImageDigestMirrorSet
-metadata: {name: crud}
-spec:
-  imageDigestMirrors:
-  - source: quay.io/crud-idms
-    mirrors: [m1.local/crud]
-`, `
-apiVersion: config.openshift.io/v1
-kind: ImageDigestMirrorSet
-metadata: {name: crud}
-spec:
-  imageDigestMirrors:
-  - source: quay.io/crud-idms
-    mirrors: [m2.local/crud]
-`, "quay.io/crud-idms", "m1.local/crud(digest-only)", "m2.local/crud(digest-only)"},
-		{"imagetagmirrorset", `
-apiVersion: config.openshift.io/v1
-kind: ImageTagMirrorSet
-metadata: {name: crud}
-spec:
-  imageTagMirrors:
-  - source: quay.io/crud-itms
-    mirrors: [m1.local/crud]
-`, `
-apiVersion: config.openshift.io/v1
-kind: ImageTagMirrorSet
-metadata: {name: crud}
-spec:
-  imageTagMirrors:
-  - source: quay.io/crud-itms
-    mirrors: [m2.local/crud]
-`, "quay.io/crud-itms", "m1.local/crud(tag-only)", "m2.local/crud(tag-only)"},
-		{"imagecontentsourcepolicy", `
-apiVersion: operator.openshift.io/v1alpha1
-kind: ImageContentSourcePolicy
-metadata: {name: crud}
-spec:
-  repositoryDigestMirrors:
-  - source: quay.io/crud-icsp
-    mirrors: [m1.local/crud]
-`, `
-apiVersion: operator.openshift.io/v1alpha1
-kind: ImageContentSourcePolicy
-metadata: {name: crud}
-spec:
-  repositoryDigestMirrors:
-  - source: quay.io/crud-icsp
-    mirrors: [m2.local/crud]
-`, "quay.io/crud-icsp", "m1.local/crud(digest-only)", "m2.local/crud(digest-only)"},
+		{"imagedigestmirrorset", "quay.io/crud-idms", "digest-only"},
+		{"imagetagmirrorset", "quay.io/crud-itms", "tag-only"},
+		{"imagecontentsourcepolicy", "quay.io/crud-icsp", "digest-only"},
 	}
 	firstMirror := func(want string) func(*sysregistriesv2.Registry) bool {
 		return func(e *sysregistriesv2.Registry) bool {
@@ -84,10 +49,10 @@ spec:
 	}
 	for _, tc := range cases {
 		t.Run(tc.kind, func(t *testing.T) {
-			kubectlApply(t, tc.create)
-			waitForEntry(t, tc.scope, "the created mirror", firstMirror(tc.created))
-			kubectlApply(t, tc.update)
-			waitForEntry(t, tc.scope, "the updated mirror", firstMirror(tc.updated))
+			kubectlApply(t, object(tc.kind, tc.scope, "m1.local/crud"))
+			waitForEntry(t, tc.scope, "the created mirror", firstMirror("m1.local/crud("+tc.pullFrom+")"))
+			kubectlApply(t, object(tc.kind, tc.scope, "m2.local/crud"))
+			waitForEntry(t, tc.scope, "the updated mirror", firstMirror("m2.local/crud("+tc.pullFrom+")"))
 			kubectl(t, "delete", tc.kind, "crud")
 			waitForEntry(t, tc.scope, "the entry to go", func(e *sysregistriesv2.Registry) bool { return e == nil })
 		})
