@@ -78,7 +78,7 @@ func TestExplainReportsBadInputOnOneLine(t *testing.T) {
 		"malformed reference":    {args: []string{"--config", good, "quay.io/A:1"}, want: `not an image reference: "quay.io/A:1"`},
 		"short name":             {args: []string{"--config", good, "busybox"}, want: `short name "busybox"`},
 		"unreadable manifests":   {args: []string{"--manifests", filepath.Join(dir, "none"), "quay.io/a:1"}, want: "reading manifests"},
-		"unparsable manifests":   {args: []string{"--manifests", badManifests, "quay.io/a:1"}, want: "x.yaml: document 1"},
+		"unparsable manifests":   {args: []string{"--manifests", badManifests, "quay.io/a:1"}, want: "x.yaml (document 1)"},
 		"no source given":        {args: []string{"quay.io/a:1"}, want: "[config manifests]"},
 	}
 	for name, tc := range cases {
