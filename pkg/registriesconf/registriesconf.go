@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 
 	"github.com/containers/image/v5/docker/reference"
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
@@ -195,20 +194,6 @@ func (c *Config) PullSources(ref reference.Named) (*Pull, error) {
 		}
 		out.Sources = append(out.Sources, s)
 	}
-	return out, nil
-}
-
-// Prefixes returns the prefixes of all entries, sorted; useful in messages.
-func (c *Config) Prefixes() ([]string, error) {
-	regs, err := c.Registries()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(regs))
-	for i, r := range regs {
-		out[i] = r.Prefix
-	}
-	sort.Strings(out)
 	return out, nil
 }
 
