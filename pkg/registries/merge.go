@@ -65,7 +65,9 @@ func Merge(in *Inputs) (*Result, error) {
 	}
 	res.Report.Warnings = plan.warnings
 
-	if len(entries) > 0 || len(insecure) > 0 || len(allBlocked) > 0 {
+	// As the reference: any mirror object, even one without entries, means a rendered registries.conf.
+	mirrorObjects := len(in.ImageContentSourcePolicies) + len(in.ImageDigestMirrorSets) + len(in.ImageTagMirrorSets)
+	if mirrorObjects > 0 || len(insecure) > 0 || len(allBlocked) > 0 {
 		conf, inherited, problems := renderRegistries(digest, tag, insecure, plan.blocked)
 		if len(problems) > 0 {
 			sortProblems(problems)
