@@ -10,23 +10,11 @@ import (
 // EditRegistriesConfig: validation, the mirror-set merge, the release payload rule and the entries,
 // without encoding the file or loading it back. Benchmarks compare it with the reference.
 func MergeOnly(in *Inputs) (*sysregistriesv2.V2RegistriesConf, error) {
-	entries := collectEntries(in)
-	if ps := validate(in, entries); len(ps) > 0 {
-		return nil, &InvalidInputError{Problems: ps}
-	}
-	digest, tag, _ := mergeMirrorSets(entries)
-	rs := &in.RegistrySources
-	insecure := scopeItems("spec.registrySources.insecureRegistries", rs.InsecureRegistries)
-	blocked := scopeItems("spec.registrySources.blockedRegistries", rs.BlockedRegistries)
-	plan, err := planBlocking(in, digest, tag, insecure, blocked)
-	if err != nil {
+	m, err := buildModel(in)
+	if err != nil || m.registries == nil {
 		return nil, err
 	}
-	conf, _, problems := renderRegistries(digest, tag, insecure, plan.blocked)
-	if len(problems) > 0 {
-		return nil, &InvalidInputError{Problems: problems}
-	}
-	return conf, nil
+	return m.registries.conf, nil
 }
 
 // MatchesValue reports how a value of the given kind ("mirror", "source" or "host") is judged by the

@@ -46,40 +46,22 @@ type Result struct {
 // any other error is an internal failure. Every file returned has been loaded back with
 // containers/image, so a file CRI-O could not load is never produced.
 func Merge(in *Inputs) (*Result, error) {
-	entries := collectEntries(in)
-	if ps := validate(in, entries); len(ps) > 0 {
-		return nil, &InvalidInputError{Problems: ps}
-	}
-	digest, tag, ignored := mergeMirrorSets(entries)
-	res := &Result{Report: Report{Ignored: ignored}}
-	for _, s := range append(append([]*mirrorSet{}, digest...), tag...) {
-		res.Report.Sources = append(res.Report.Sources, s.report())
-	}
-
-	rs := &in.RegistrySources
-	insecure := scopeItems("spec.registrySources.insecureRegistries", rs.InsecureRegistries)
-	allBlocked := scopeItems("spec.registrySources.blockedRegistries", rs.BlockedRegistries)
-	plan, err := planBlocking(in, digest, tag, insecure, allBlocked)
+	m, err := buildModel(in)
 	if err != nil {
 		return nil, err
 	}
-	res.Report.Warnings = plan.warnings
-
-	// As the reference: any mirror object, even one without entries, means a rendered registries.conf.
-	mirrorObjects := len(in.ImageContentSourcePolicies) + len(in.ImageDigestMirrorSets) + len(in.ImageTagMirrorSets)
-	if mirrorObjects > 0 || len(insecure) > 0 || len(allBlocked) > 0 {
-		conf, inherited, problems := renderRegistries(digest, tag, insecure, plan.blocked)
-		if len(problems) > 0 {
-			sortProblems(problems)
-			return nil, &InvalidInputError{Problems: problems}
-		}
-		res.Registries = conf
-		res.Report.Inherited = inherited
-		if res.RegistriesConf, err = encodeTOML(conf); err != nil {
+	res := &Result{Report: Report{Ignored: m.ignored, Warnings: m.plan.warnings}}
+	for _, s := range append(append([]*mirrorSet{}, m.digest...), m.tag...) {
+		res.Report.Sources = append(res.Report.Sources, s.report())
+	}
+	if m.registries != nil {
+		if err := m.registries.encode(); err != nil {
 			return nil, err
 		}
+		res.Registries, res.RegistriesConf, res.Report.Inherited = m.registries.conf, m.registries.data, m.registries.inherited
 	}
-	if res.PolicyJSON, res.Policy, err = renderPolicy(rs.AllowedRegistries, plan); err != nil {
+	rs := &in.RegistrySources
+	if res.PolicyJSON, res.Policy, err = renderPolicy(rs.AllowedRegistries, m.plan); err != nil {
 		return nil, err
 	}
 	if len(rs.ContainerRuntimeSearchRegistries) > 0 {
@@ -94,6 +76,44 @@ func Merge(in *Inputs) (*Result, error) {
 	return res, nil
 }
 
+// model is the merge up to the registries.conf model, before any encoding.
+type model struct {
+	digest, tag []*mirrorSet
+	ignored     []Problem
+	plan        *blockingPlan
+	// registries is nil when no registries.conf is written.
+	registries *rendered
+}
+
+// buildModel validates the inputs, merges the mirror sets, applies the release payload rule and builds
+// the registries.conf model: the part of Merge that corresponds to the reference's EditRegistriesConfig.
+func buildModel(in *Inputs) (*model, error) {
+	entries := collectEntries(in)
+	if ps := validate(in, entries); len(ps) > 0 {
+		return nil, &InvalidInputError{Problems: ps}
+	}
+	m := &model{}
+	m.digest, m.tag, m.ignored = mergeMirrorSets(entries)
+	rs := &in.RegistrySources
+	insecure := scopeItems("spec.registrySources.insecureRegistries", rs.InsecureRegistries)
+	blocked := scopeItems("spec.registrySources.blockedRegistries", rs.BlockedRegistries)
+	var err error
+	if m.plan, err = planBlocking(in, m.digest, m.tag, insecure, blocked); err != nil {
+		return nil, err
+	}
+	// As the reference: any mirror object, even one without entries, means a rendered registries.conf.
+	mirrorObjects := len(in.ImageContentSourcePolicies) + len(in.ImageDigestMirrorSets) + len(in.ImageTagMirrorSets)
+	switch {
+	case m.plan.checked != nil:
+		m.registries = m.plan.checked // the payload check rendered exactly this
+	case mirrorObjects > 0 || len(insecure) > 0 || len(blocked) > 0:
+		if m.registries, err = renderRegistries(m.digest, m.tag, insecure, m.plan.blocked); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
 func scopeItems(field string, values []string) []scopeItem {
 	out := make([]scopeItem, len(values))
 	for i, v := range values {
@@ -102,16 +122,38 @@ func scopeItems(field string, values []string) []scopeItem {
 	return out
 }
 
-// renderRegistries builds the registries.conf model from the node's base file.
-func renderRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) (*sysregistriesv2.V2RegistriesConf, []InheritedReport, []Problem) {
+// rendered is a registries.conf model and, once encoded, its bytes.
+type rendered struct {
+	conf      *sysregistriesv2.V2RegistriesConf
+	inherited []InheritedReport
+	data      []byte
+}
+
+// renderRegistries builds the registries.conf model from the node's base file; the problems that make
+// the input impossible to render faithfully come back as an *InvalidInputError.
+func renderRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) (*rendered, error) {
 	regs, inherited, problems := buildRegistries(digest, tag, insecure, blocked)
+	if len(problems) > 0 {
+		sortProblems(problems)
+		return nil, &InvalidInputError{Problems: problems}
+	}
 	conf := &sysregistriesv2.V2RegistriesConf{
 		UnqualifiedSearchRegistries: append([]string(nil), BaseSearchRegistries...),
 	}
 	if len(regs) > 0 {
 		conf.Registries = regs
 	}
-	return conf, inherited, problems
+	return &rendered{conf: conf, inherited: inherited}, nil
+}
+
+// encode fills data, once.
+func (r *rendered) encode() error {
+	if r.data != nil {
+		return nil
+	}
+	var err error
+	r.data, err = encodeTOML(r.conf)
+	return err
 }
 
 // encodeTOML encodes a registries.conf model the way the reference does (BurntSushi/toml), which is what

@@ -18,6 +18,9 @@ type blockingPlan struct {
 	// but a mirror serves it; "" otherwise.
 	payloadRepository string
 	warnings          []Problem
+	// checked is the registries.conf the check rendered, when it is also the one to write (every
+	// blocked scope kept); nil otherwise.
+	checked *rendered
 }
 
 // placeholderDigest stands in for the payload digest when the release image is given by tag: the rule is
@@ -59,12 +62,12 @@ func planBlocking(in *Inputs, digestSets, tagSets []*mirrorSet, insecure, blocke
 	if len(covering) == 0 {
 		return &blockingPlan{blocked: blocked}, nil
 	}
-	mirrored, err := payloadHasUnblockedMirror(ref, at, digestSets, tagSets, insecure, blocked)
+	checked, mirrored, err := payloadHasUnblockedMirror(ref, at, digestSets, tagSets, insecure, blocked)
 	if err != nil {
 		return nil, err
 	}
 	if mirrored {
-		return &blockingPlan{blocked: blocked, payloadRepository: string(repo)}, nil
+		return &blockingPlan{blocked: blocked, payloadRepository: string(repo), checked: checked}, nil
 	}
 	plan := &blockingPlan{}
 	for _, b := range blocked {
@@ -80,42 +83,41 @@ func planBlocking(in *Inputs, digestSets, tagSets []*mirrorSet, insecure, blocke
 }
 
 // payloadHasUnblockedMirror renders the configuration with every blocked scope and asks containers/image
-// where a digest pull of the payload goes: true when some mirror attempt is not refused as blocked.
-func payloadHasUnblockedMirror(ref reference.Named, at FieldRef, digestSets, tagSets []*mirrorSet, insecure, blocked []scopeItem) (bool, error) {
-	conf, _, problems := renderRegistries(digestSets, tagSets, insecure, blocked)
-	if len(problems) > 0 {
-		sortProblems(problems)
-		return false, &InvalidInputError{Problems: problems}
-	}
-	data, err := encodeTOML(conf)
+// where a digest pull of the payload goes: true when some mirror attempt is not refused as blocked. It
+// returns what it rendered, so that the merge need not render it again.
+func payloadHasUnblockedMirror(ref reference.Named, at FieldRef, digestSets, tagSets []*mirrorSet, insecure, blocked []scopeItem) (*rendered, bool, error) {
+	r, err := renderRegistries(digestSets, tagSets, insecure, blocked)
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
-	c, err := registriesconf.Load(data, nil)
+	if err := r.encode(); err != nil {
+		return nil, false, err
+	}
+	c, err := registriesconf.Load(r.data, nil)
 	if err != nil {
-		return false, fmt.Errorf("checking the release payload against blocked registries: %w: %v", errLoadBack, err)
+		return nil, false, fmt.Errorf("checking the release payload against blocked registries: %w: %v", errLoadBack, err)
 	}
 	defer c.Close()
 	digested, ok := ref.(reference.Canonical)
 	if !ok {
 		if digested, err = reference.WithDigest(reference.TrimNamed(ref), placeholderDigest); err != nil {
-			return false, fmt.Errorf("checking the release payload against blocked registries: %w", err)
+			return nil, false, fmt.Errorf("checking the release payload against blocked registries: %w", err)
 		}
 	}
 	pull, err := c.PullSources(digested)
 	if err != nil {
 		// containers/image cannot even list where the pull would go (a mirror it cannot rewrite the
 		// payload's name to): the payload would not be pullable, whatever is blocked.
-		return false, &InvalidInputError{Problems: []Problem{{Object: at.Object, Field: at.Field, Value: ref.String(),
+		return nil, false, &InvalidInputError{Problems: []Problem{{Object: at.Object, Field: at.Field, Value: ref.String(),
 			Message: fmt.Sprintf("a digest pull of the release payload fails with this mirror configuration: %v", err),
 			Fix:     "check the mirrors configured for the payload's repository"}}}
 	}
 	for _, s := range pull.Sources {
 		if !s.Primary && !s.Blocked {
-			return true, nil
+			return r, true, nil
 		}
 	}
-	return false, nil
+	return r, false, nil
 }
 
 // atomicScope reports whether a scope is accepted by the legacy "atomic" transport of policy.json, which
