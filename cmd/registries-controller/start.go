@@ -12,26 +12,17 @@ import (
 	"syscall"
 	"time"
 
-	configclient "github.com/openshift/client-go/config/clientset/versioned"
-	configinformers "github.com/openshift/client-go/config/informers/externalversions"
-	mcfgclient "github.com/openshift/client-go/machineconfiguration/clientset/versioned"
-	mcfginformers "github.com/openshift/client-go/machineconfiguration/informers/externalversions"
-	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
-	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/uuid"
 	"k8s.io/client-go/kubernetes"
-	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	"github.com/openshift/registries-controller/pkg/controller"
@@ -103,44 +94,15 @@ func (o *startOptions) run(ctx context.Context) error {
 		return fmt.Errorf("loading client configuration: %w", err)
 	}
 	cfg = rest.AddUserAgent(cfg, "registries-controller/"+version.Version)
-	kube, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
-	configClient, err := configclient.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
-	operatorClient, err := operatorclient.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
-	mcClient, err := mcfgclient.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
-
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	metrics := controller.NewMetrics(registry)
-
-	broadcaster := record.NewBroadcaster(record.WithContext(ctx))
-	broadcaster.StartStructuredLogging(2)
-	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kube.CoreV1().Events("")})
-	defer broadcaster.Shutdown()
-	recorder := broadcaster.NewRecorder(controller.Scheme(), corev1.EventSource{Component: "registries-controller"})
-
-	informers := controller.Informers{
-		Config:        configinformers.NewSharedInformerFactory(configClient, o.resync),
-		Operator:      operatorinformers.NewSharedInformerFactory(operatorClient, o.resync),
-		MachineConfig: mcfginformers.NewSharedInformerFactory(mcClient, o.resync),
-	}
-	ctrl, err := controller.NewController(mcClient.MachineconfigurationV1(), informers, recorder, metrics, controller.Config{
+	rt, err := controller.NewRuntime(ctx, cfg, o.resync, registry, controller.Config{
 		SettleDelay: o.settleDelay, MaxSettleDelay: o.maxSettleDelay, Version: version.Version,
 	})
 	if err != nil {
 		return err
 	}
+	ctrl := rt.Controller
 
 	server, err := serve(o.listenAddress, registry, ctrl.HasSynced)
 	if err != nil {
@@ -148,18 +110,17 @@ func (o *startOptions) run(ctx context.Context) error {
 	}
 	defer server.Shutdown(context.Background()) //nolint:errcheck // best effort on the way out
 
-	// Caches fill before the election, so a follower that takes over starts from warm caches.
-	informers.Config.Start(ctx.Done())
-	informers.Operator.Start(ctx.Done())
-	informers.MachineConfig.Start(ctx.Done())
-	defer informers.Config.Shutdown()
-	defer informers.Operator.Shutdown()
-	defer informers.MachineConfig.Shutdown()
+	// Caches fill before the election, so a follower that takes over starts from warm caches. On the
+	// way out the informers are stopped first (cancel), then waited for (Shutdown), whatever the reason.
+	ctx, cancel := context.WithCancel(ctx)
+	rt.Start(ctx)
+	defer rt.Shutdown()
+	defer cancel()
 
 	if !o.leaderElect {
 		return ctrl.Run(ctx)
 	}
-	return o.runElected(ctx, kube, ctrl)
+	return o.runElected(ctx, rt.Kube, ctrl)
 }
 
 // runElected runs the controller only while this process holds the lease. On SIGTERM the lease is

@@ -16,23 +16,17 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
-	configclient "github.com/openshift/client-go/config/clientset/versioned"
-	configinformers "github.com/openshift/client-go/config/informers/externalversions"
-	mcfgclient "github.com/openshift/client-go/machineconfiguration/clientset/versioned"
-	mcfginformers "github.com/openshift/client-go/machineconfiguration/informers/externalversions"
-	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
-	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/kubernetes"
-	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
+	"sigs.k8s.io/yaml"
 
 	"github.com/openshift/registries-controller/pkg/controller"
 	"github.com/openshift/registries-controller/test/framework"
@@ -49,38 +43,23 @@ type running struct {
 	stop    func()
 }
 
-// startController runs the real controller shell against the control plane, as `start` wires it,
-// with the given REST config (e.g. impersonating the ServiceAccount) and settle delay. It stops with
+// startController runs the real controller shell against the control plane, wired by NewRuntime as
+// `start` wires it, with the given REST config (e.g. impersonating the ServiceAccount) and settle delay. It stops with
 // the test.
 func startController(t testing.TB, cfg *rest.Config, settle, resync time.Duration) *running {
 	t.Helper()
-	kube := kubernetes.NewForConfigOrDie(cfg)
 	registry := prometheus.NewRegistry()
-	metrics := controller.NewMetrics(registry)
 	_, ctx := ktesting.NewTestContext(t)
 	ctx, cancel := context.WithCancel(ctx)
-	broadcaster := record.NewBroadcaster(record.WithContext(ctx))
-	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kube.CoreV1().Events("")})
-	recorder := broadcaster.NewRecorder(controller.Scheme(), corev1.EventSource{Component: "registries-controller"})
-	mc := mcfgclient.NewForConfigOrDie(cfg)
-	inf := controller.Informers{
-		Config:        configinformers.NewSharedInformerFactory(configclient.NewForConfigOrDie(cfg), resync),
-		Operator:      operatorinformers.NewSharedInformerFactory(operatorclient.NewForConfigOrDie(cfg), resync),
-		MachineConfig: mcfginformers.NewSharedInformerFactory(mc, resync),
-	}
-	ctrl, err := controller.NewController(mc.MachineconfigurationV1(), inf, recorder, metrics, controller.Config{
-		SettleDelay: settle, Version: "test",
-	})
+	rt, err := controller.NewRuntime(ctx, cfg, resync, registry, controller.Config{SettleDelay: settle, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	inf.Config.Start(ctx.Done())
-	inf.Operator.Start(ctx.Done())
-	inf.MachineConfig.Start(ctx.Done())
+	rt.Start(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := ctrl.Run(ctx); err != nil {
+		if err := rt.Controller.Run(ctx); err != nil {
 			t.Errorf("controller: %v", err)
 		}
 	}()
@@ -89,10 +68,7 @@ func startController(t testing.TB, cfg *rest.Config, settle, resync time.Duratio
 		once.Do(func() {
 			cancel()
 			<-done
-			inf.Config.Shutdown()
-			inf.Operator.Shutdown()
-			inf.MachineConfig.Shutdown()
-			broadcaster.Shutdown()
+			rt.Shutdown()
 		})
 	}}
 	t.Cleanup(r.stop)
@@ -287,6 +263,36 @@ func waitForEntry(t testing.TB, scope string, what string, check func(*sysregist
 		}
 		return true, strings.Join(seen, " ")
 	})
+}
+
+// scheme knows the kinds the tests apply.
+var scheme = controller.Scheme()
+
+// apply applies objects built with test/fixtures with the bundled kubectl, as YAML, as an admin would.
+func apply(t testing.TB, objs ...runtime.Object) {
+	t.Helper()
+	var docs []string
+	for _, obj := range objs {
+		obj = obj.DeepCopyObject()
+		m, err := meta.Accessor(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.SetUID("") // the fixtures' UIDs are for tests without an API server
+		if obj.GetObjectKind().GroupVersionKind().Empty() {
+			gvks, _, err := scheme.ObjectKinds(obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			obj.GetObjectKind().SetGroupVersionKind(gvks[0])
+		}
+		data, err := yaml.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, string(data))
+	}
+	kubectlApply(t, strings.Join(docs, "---\n"))
 }
 
 // kubectlApply applies YAML with the bundled kubectl, as an admin would.
