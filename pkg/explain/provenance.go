@@ -191,10 +191,6 @@ func Render(in *render.Inputs) (*Rendered, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Rendered{Pool: mc.Labels[mcfgv1.MachineConfigRoleLabelKey], Files: files, Config: cfg,
-		Provenance: &Provenance{Report: &out.Merge.Report}}
-	if in.Image != nil {
-		r.Provenance.RegistrySources = in.Image.Spec.RegistrySources
-	}
-	return r, nil
+	return &Rendered{Pool: mc.Labels[mcfgv1.MachineConfigRoleLabelKey], Files: files, Config: cfg,
+		Provenance: &Provenance{Report: &out.Merge.Report, RegistrySources: in.MergeInputs().RegistrySources}}, nil
 }

@@ -85,15 +85,20 @@ type Reason struct {
 
 // String renders the reason on one line: `registries.conf [[registry]] "docker.io": removed (registry-removed: drain-and-reload-crio)`.
 func (r Reason) String() string {
+	return fmt.Sprintf("%s: %s (%s: %s)", place(r.File, r.Entry, r.Mirror), r.Message, r.Rule, r.Action)
+}
+
+// place names a file, and in it a [[registry]] entry and one of its mirrors when given:
+// `registries.conf [[registry]] "quay.io" mirror "m.local"`.
+func place(file, entry, mirror string) string {
 	var b strings.Builder
-	b.WriteString(shortPath(r.File))
-	if r.Entry != "" {
-		fmt.Fprintf(&b, " [[registry]] %q", r.Entry)
+	b.WriteString(shortPath(file))
+	if entry != "" {
+		fmt.Fprintf(&b, " [[registry]] %q", entry)
 	}
-	if r.Mirror != "" {
-		fmt.Fprintf(&b, " mirror %q", r.Mirror)
+	if mirror != "" {
+		fmt.Fprintf(&b, " mirror %q", mirror)
 	}
-	fmt.Fprintf(&b, ": %s (%s: %s)", r.Message, r.Rule, r.Action)
 	return b.String()
 }
 

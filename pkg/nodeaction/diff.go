@@ -242,14 +242,5 @@ func diffDropIn(in *input) []Change {
 
 // String renders the change on one line, e.g. `registries.conf [[registry]] "quay.io" mirror "m.local": added: digest-only`.
 func (c Change) String() string {
-	var b strings.Builder
-	b.WriteString(shortPath(c.File))
-	if c.Entry != "" {
-		fmt.Fprintf(&b, " [[registry]] %q", c.Entry)
-	}
-	if c.Mirror != "" {
-		fmt.Fprintf(&b, " mirror %q", c.Mirror)
-	}
-	fmt.Fprintf(&b, ": %s: %s", c.Kind, c.Detail)
-	return b.String()
+	return fmt.Sprintf("%s: %s: %s", place(c.File, c.Entry, c.Mirror), c.Kind, c.Detail)
 }

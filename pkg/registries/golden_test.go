@@ -65,17 +65,7 @@ func readGoldenInput(t *testing.T, dir string) *registries.Inputs {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := objs.RenderInputs("", "test")
-	out := &registries.Inputs{
-		ImageContentSourcePolicies: in.ImageContentSourcePolicies,
-		ImageDigestMirrorSets:      in.ImageDigestMirrorSets,
-		ImageTagMirrorSets:         in.ImageTagMirrorSets,
-		ReleaseImage:               in.ReleaseImage,
-	}
-	if in.Image != nil {
-		out.RegistrySources = in.Image.Spec.RegistrySources
-	}
-	return out
+	return objs.RenderInputs("", "test").MergeInputs()
 }
 
 func readOptional(t *testing.T, dir, name string) (string, bool) {

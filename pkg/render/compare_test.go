@@ -1,6 +1,7 @@
 package render_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/url"
 	"strings"
@@ -52,12 +53,12 @@ func TestDifferences(t *testing.T) {
 			editIgnition(t, mc, func(cfg map[string]any) {
 				for _, f := range files(cfg) {
 					contents := f.(map[string]any)["contents"].(map[string]any)
-					data, _ := render.Files(&mcfgv1.MachineConfig{Spec: mcfgv1.MachineConfigSpec{Config: mc.Spec.Config}})
-					for _, d := range data {
-						if d.Path == f.(map[string]any)["path"] {
-							contents["source"] = "data:," + url.PathEscape(string(d.Data))
-						}
+					source := contents["source"].(string)
+					data, err := base64.StdEncoding.DecodeString(source[strings.IndexByte(source, ',')+1:])
+					if err != nil {
+						t.Fatal(err)
 					}
+					contents["source"] = "data:," + url.PathEscape(string(data))
 				}
 			})
 		}, ""},

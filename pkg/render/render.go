@@ -52,7 +52,7 @@ type Output struct {
 // Render computes the MachineConfigs for every built-in pool, merging the mirror configuration once.
 // Invalid input gives a *registries.InvalidInputError listing every problem.
 func Render(in *Inputs) (*Output, error) {
-	merge, err := registries.Merge(in.mergeInputs())
+	merge, err := registries.Merge(in.MergeInputs())
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,9 @@ func Render(in *Inputs) (*Output, error) {
 	return out, nil
 }
 
-func (in *Inputs) mergeInputs() *registries.Inputs {
+// MergeInputs returns what the merge reads of in: the mirror objects, the Image's registrySources and
+// the release image.
+func (in *Inputs) MergeInputs() *registries.Inputs {
 	m := &registries.Inputs{
 		ImageContentSourcePolicies: in.ImageContentSourcePolicies,
 		ImageDigestMirrorSets:      in.ImageDigestMirrorSets,

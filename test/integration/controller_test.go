@@ -11,7 +11,9 @@ import (
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 )
 
@@ -20,18 +22,16 @@ const fastSettle = 100 * time.Millisecond
 func TestEachKindIsAppliedOnCreateUpdateAndDelete(t *testing.T) {
 	reset(t)
 	startController(t, cp.RESTConfig, fastSettle, 0)
-	// object returns a one-entry mirror object of the given kind.
-	object := func(kind, source, mirror string) string {
+	// object returns a one-entry mirror object of the given kind, named crud.
+	object := func(kind, source, mirror string) runtime.Object {
+		entry := fixtures.Mirror(source, mirror)
 		switch kind {
 		case "imagecontentsourcepolicy":
-			return fmt.Sprintf("apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata: {name: crud}\n"+
-				"spec:\n  repositoryDigestMirrors:\n  - source: %s\n    mirrors: [%s]\n", source, mirror)
+			return fixtures.ICSP("crud", entry)
 		case "imagetagmirrorset":
-			return fmt.Sprintf("apiVersion: config.openshift.io/v1\nkind: ImageTagMirrorSet\nmetadata: {name: crud}\n"+
-				"spec:\n  imageTagMirrors:\n  - source: %s\n    mirrors: [%s]\n", source, mirror)
+			return fixtures.ITMS("crud", entry)
 		default:
-			return fmt.Sprintf("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: crud}\n"+
-				"spec:\n  imageDigestMirrors:\n  - source: %s\n    mirrors: [%s]\n", source, mirror)
+			return fixtures.IDMS("crud", entry)
 		}
 	}
 	cases := []struct {
@@ -49,26 +49,18 @@ func TestEachKindIsAppliedOnCreateUpdateAndDelete(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.kind, func(t *testing.T) {
-			kubectlApply(t, object(tc.kind, tc.scope, "m1.local/crud"))
+			apply(t, object(tc.kind, tc.scope, "m1.local/crud"))
 			waitForEntry(t, tc.scope, "the created mirror", firstMirror("m1.local/crud("+tc.pullFrom+")"))
-			kubectlApply(t, object(tc.kind, tc.scope, "m2.local/crud"))
+			apply(t, object(tc.kind, tc.scope, "m2.local/crud"))
 			waitForEntry(t, tc.scope, "the updated mirror", firstMirror("m2.local/crud("+tc.pullFrom+")"))
 			kubectl(t, "delete", tc.kind, "crud")
 			waitForEntry(t, tc.scope, "the entry to go", func(e *sysregistriesv2.Registry) bool { return e == nil })
 		})
 	}
 	t.Run("image", func(t *testing.T) {
-		image := `
-apiVersion: config.openshift.io/v1
-kind: Image
-metadata: {name: cluster}
-spec:
-  registrySources:
-    insecureRegistries: [%s]
-`
-		kubectlApply(t, fmt.Sprintf(image, "lab.local:5000"))
+		apply(t, fixtures.Image(fixtures.Insecure("lab.local:5000")))
 		waitForEntry(t, "lab.local:5000", "the insecure registry", func(e *sysregistriesv2.Registry) bool { return e != nil && e.Insecure })
-		kubectlApply(t, fmt.Sprintf(image, "lab2.local"))
+		apply(t, fixtures.Image(fixtures.Insecure("lab2.local")))
 		waitForEntry(t, "lab2.local", "the new insecure registry", func(e *sysregistriesv2.Registry) bool { return e != nil && e.Insecure })
 		waitForEntry(t, "lab.local:5000", "the old one to go", func(e *sysregistriesv2.Registry) bool { return e == nil })
 		mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), workerMC, metav1.GetOptions{})
@@ -85,15 +77,7 @@ spec:
 
 func TestResyncsAndUnrelatedEventsWriteNothing(t *testing.T) {
 	reset(t)
-	kubectlApply(t, `
-apiVersion: config.openshift.io/v1
-kind: ImageDigestMirrorSet
-metadata: {name: steady}
-spec:
-  imageDigestMirrors:
-  - source: quay.io/steady
-    mirrors: [m.local/steady]
-`)
+	apply(t, fixtures.IDMS("steady", fixtures.Mirror("quay.io/steady", "m.local/steady")))
 	ctrl := startController(t, cp.RESTConfig, fastSettle, 200*time.Millisecond)
 	waitForEntry(t, "quay.io/steady", "the mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
 	time.Sleep(time.Second) // let the writes' own events settle
@@ -132,7 +116,6 @@ spec: {}
 func TestBurstOfHundredObjectsIsAtMostTwoWritesPerPool(t *testing.T) {
 	reset(t)
 	startController(t, cp.RESTConfig, time.Second, 0) // the default settle delay
-	waitForEntry(t, "", "the empty MachineConfigs", func(e *sysregistriesv2.Registry) bool { return true })
 	eventually(t, 10*time.Second, "both MachineConfigs", func() (bool, string) {
 		_, errM := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), masterMC, metav1.GetOptions{})
 		_, errW := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), workerMC, metav1.GetOptions{})
@@ -180,15 +163,7 @@ spec:
 
 func TestHandEditsAreRevertedAndDeletionsRecreated(t *testing.T) {
 	reset(t)
-	kubectlApply(t, `
-apiVersion: config.openshift.io/v1
-kind: ImageDigestMirrorSet
-metadata: {name: guarded}
-spec:
-  imageDigestMirrors:
-  - source: quay.io/guarded
-    mirrors: [m.local/guarded]
-`)
+	apply(t, fixtures.IDMS("guarded", fixtures.Mirror("quay.io/guarded", "m.local/guarded")))
 	startController(t, cp.RESTConfig, fastSettle, 0)
 	waitForEntry(t, "quay.io/guarded", "the mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
 	ctx := context.Background()
@@ -227,30 +202,14 @@ spec:
 
 func TestInvalidInputIsReportedOnTheObjectAndWritesNothing(t *testing.T) {
 	reset(t)
-	kubectlApply(t, `
-apiVersion: config.openshift.io/v1
-kind: ImageDigestMirrorSet
-metadata: {name: good}
-spec:
-  imageDigestMirrors:
-  - source: quay.io/good
-    mirrors: [m.local/good]
-`)
+	apply(t, fixtures.IDMS("good", fixtures.Mirror("quay.io/good", "m.local/good")))
 	startController(t, cp.RESTConfig, fastSettle, 0)
 	waitForEntry(t, "quay.io/good", "the good mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
 	time.Sleep(time.Second)
 	writes := countWrites(t)
 
 	// ImageContentSourcePolicy has no API validation: the API server takes a scheme in a mirror.
-	kubectlApply(t, `
-apiVersion: operator.openshift.io/v1alpha1
-kind: ImageContentSourcePolicy
-metadata: {name: team-a}
-spec:
-  repositoryDigestMirrors:
-  - source: quay.io/team-a
-    mirrors: [https://m.local/team-a]
-`)
+	apply(t, fixtures.ICSP("team-a", fixtures.Mirror("quay.io/team-a", "https://m.local/team-a")))
 	eventually(t, 10*time.Second, "a Warning event on the ImageContentSourcePolicy", func() (bool, string) {
 		evs := events(t, "team-a", "InvalidMirrorConfiguration")
 		if len(evs) == 0 {
@@ -266,15 +225,7 @@ spec:
 		t.Errorf("kubectl describe does not show the problem:\n%s", out)
 	}
 	// More syncs (an unrelated change) do not repeat the event or write anything.
-	kubectlApply(t, `
-apiVersion: config.openshift.io/v1
-kind: ImageDigestMirrorSet
-metadata: {name: good}
-spec:
-  imageDigestMirrors:
-  - source: quay.io/good
-    mirrors: [m.local/good, m2.local/good]
-`)
+	apply(t, fixtures.IDMS("good", fixtures.Mirror("quay.io/good", "m.local/good", "m2.local/good")))
 	time.Sleep(2 * time.Second)
 	for _, name := range []string{masterMC, workerMC} {
 		if n := writes.get(name); n != 0 {
@@ -338,14 +289,7 @@ func TestPoolsGetMachineConfigsAndLoseThemWhenRemoved(t *testing.T) {
 func TestWithoutClusterVersionBlockedRegistriesAreNotApplied(t *testing.T) {
 	reset(t)
 	kubectl(t, "delete", "clusterversion", "version")
-	kubectlApply(t, `
-apiVersion: config.openshift.io/v1
-kind: Image
-metadata: {name: cluster}
-spec:
-  registrySources:
-    blockedRegistries: [docker.io]
-`)
+	apply(t, fixtures.Image(fixtures.Blocked("docker.io")))
 	startController(t, cp.RESTConfig, fastSettle, 0)
 	eventually(t, 10*time.Second, "a Warning event on the Image", func() (bool, string) {
 		evs := events(t, "cluster", "MirrorConfigurationNotApplied")

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -19,10 +18,12 @@ import (
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
 
+	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 )
 
@@ -53,15 +54,7 @@ func TestManifestsApplyAndTheClusterRoleIsEnoughAndNoMore(t *testing.T) {
 	// The controller's own sync, run with the ServiceAccount's identity, does its whole job.
 	sa := rest.CopyConfig(cp.RESTConfig)
 	sa.Impersonate = rest.ImpersonationConfig{UserName: serviceAccount, Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + controllerNamespace, "system:authenticated"}}
-	kubectlApply(t, `
-apiVersion: operator.openshift.io/v1alpha1
-kind: ImageContentSourcePolicy
-metadata: {name: rbac}
-spec:
-  repositoryDigestMirrors:
-  - source: quay.io/rbac
-    mirrors: [https://m.local/rbac]
-`)
+	apply(t, fixtures.ICSP("rbac", fixtures.Mirror("quay.io/rbac", "https://m.local/rbac")))
 	startController(t, sa, fastSettle, 0)
 	eventually(t, 10*time.Second, "the invalid-input event, recorded as the ServiceAccount", func() (bool, string) {
 		evs := events(t, "rbac", "InvalidMirrorConfiguration")
@@ -69,14 +62,7 @@ spec:
 	})
 	kubectl(t, "patch", "imagecontentsourcepolicy", "rbac", "--type=json", "-p", `[{"op":"replace","path":"/spec/repositoryDigestMirrors/0/mirrors/0","value":"m.local/rbac"}]`)
 	waitForEntry(t, "quay.io/rbac", "MachineConfigs written as the ServiceAccount", func(e *sysregistriesv2.Registry) bool { return e != nil })
-	kubectlApply(t, `
-apiVersion: machineconfiguration.openshift.io/v1
-kind: MachineConfigPool
-metadata:
-  name: arbiter
-  labels: {machineconfiguration.openshift.io/mco-built-in: ""}
-spec: {}
-`)
+	apply(t, framework.BuiltinPool("arbiter"))
 	eventually(t, 10*time.Second, "a MachineConfig created and deleted as the ServiceAccount", func() (bool, string) {
 		_, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), "99-arbiter-generated-registries", metav1.GetOptions{})
 		return err == nil, fmt.Sprint(err)
@@ -205,7 +191,7 @@ type process struct {
 
 func startProcess(t testing.TB, name string) *process {
 	t.Helper()
-	port := freePort(t)
+	port := framework.FreePort(t)
 	log, err := os.Create(filepath.Join(t.TempDir(), name+".log"))
 	if err != nil {
 		t.Fatal(err)
@@ -251,31 +237,15 @@ func (p *process) syncs() int {
 	return total
 }
 
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 func TestOneOfTwoProcessesLeadsAndTheOtherTakesOver(t *testing.T) {
 	reset(t)
 	kubectl(t, "delete", "lease", "-n", "default", "registries-controller-test", "--ignore-not-found")
 	a := startProcess(t, "a")
 	b := startProcess(t, "b")
-	idms := `
-apiVersion: config.openshift.io/v1
-kind: ImageDigestMirrorSet
-metadata: {name: election}
-spec:
-  imageDigestMirrors:
-  - source: quay.io/election
-    mirrors: [%s]
-`
-	kubectlApply(t, fmt.Sprintf(idms, "m1.local/election"))
+	election := func(mirror string) runtime.Object {
+		return fixtures.IDMS("election", fixtures.Mirror("quay.io/election", mirror))
+	}
+	apply(t, election("m1.local/election"))
 	waitForEntry(t, "quay.io/election", "the leader's write", func(e *sysregistriesv2.Registry) bool { return len(mirrorLocations(e)) == 1 })
 
 	var leader, follower *process
@@ -312,7 +282,7 @@ spec:
 	if n := writes.get(masterMC) + writes.get(workerMC); n != 0 {
 		t.Errorf("taking over with nothing changed wrote %d MachineConfigs, want 0", n)
 	}
-	kubectlApply(t, fmt.Sprintf(idms, "m2.local/election"))
+	apply(t, election("m2.local/election"))
 	waitForEntry(t, "quay.io/election", "the follower to converge", func(e *sysregistriesv2.Registry) bool {
 		ms := mirrorLocations(e)
 		return len(ms) == 1 && ms[0] == "m2.local/election(digest-only)"

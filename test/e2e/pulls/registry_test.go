@@ -21,6 +21,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // registryBinary is Debian's docker-registry (distribution 2.8); .ci/run installs it.
@@ -93,23 +95,12 @@ func newServerCert(t *testing.T) *serverCert {
 	}
 }
 
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // startRegistry runs docker-registry with filesystem storage in a temporary directory, serving plain
 // HTTP, or TLS with cert when it is not nil, and waits until it answers.
 func startRegistry(t *testing.T, bin string, cert *serverCert) *registry {
 	t.Helper()
 	dir := t.TempDir()
-	host := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	host := fmt.Sprintf("127.0.0.1:%d", framework.FreePort(t))
 	config := fmt.Sprintf(`version: 0.1
 log:
   level: warn
