@@ -17,6 +17,9 @@ module=github.com/openshift/api
 # Paths inside the module, relative to its root.
 crds=(
 	config/v1/zz_generated.crd-manifests/0000_00_cluster-version-operator_01_clusterversions-Default.crd.yaml
+	config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_clusterimagepolicies.crd.yaml
+	config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_featuregates.crd.yaml
+	config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_imagepolicies.crd.yaml
 	config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_imagedigestmirrorsets.crd.yaml
 	config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_images.crd.yaml
 	config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_imagetagmirrorsets.crd.yaml
@@ -25,6 +28,7 @@ crds=(
 	machineconfiguration/v1/zz_generated.crd-manifests/0000_80_machine-config_01_controllerconfigs-Default.crd.yaml
 	machineconfiguration/v1/zz_generated.crd-manifests/0000_80_machine-config_01_machineconfigpools-SelfManagedHA.crd.yaml
 	machineconfiguration/v1/zz_generated.crd-manifests/0000_80_machine-config_01_machineconfigs.crd.yaml
+	operator/v1/zz_generated.crd-manifests/0000_80_machine-config_01_machineconfigurations.crd.yaml
 )
 # Files in test/crds/ that do not come from the module.
 local_files=(README.md)

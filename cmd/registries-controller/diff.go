@@ -17,7 +17,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/openshift/registries-controller/pkg/nodeaction"
-	"github.com/openshift/registries-controller/pkg/registries"
+	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 )
 
@@ -270,13 +270,13 @@ func readPoolDir(dir string) (nodeaction.Files, error) {
 	}
 	var f nodeaction.Files
 	var err error
-	if f.RegistriesConf, err = read(registries.RegistriesConfPath); err != nil {
+	if f.RegistriesConf, err = read(nodefiles.RegistriesConf); err != nil {
 		return f, err
 	}
-	if f.PolicyJSON, err = read(registries.PolicyJSONPath); err != nil {
+	if f.PolicyJSON, err = read(nodefiles.PolicyJSON); err != nil {
 		return f, err
 	}
-	f.SearchRegistries, err = read(registries.SearchRegistriesPath)
+	f.SearchRegistries, err = read(nodefiles.SearchRegistries)
 	return f, err
 }
 
@@ -310,11 +310,11 @@ func machineConfigFiles(path string, data []byte) (nodeaction.Files, error) {
 	var f nodeaction.Files
 	for _, file := range files {
 		switch file.Path {
-		case registries.RegistriesConfPath:
+		case nodefiles.RegistriesConf:
 			f.RegistriesConf = nonNil(file.Data)
-		case registries.PolicyJSONPath:
+		case nodefiles.PolicyJSON:
 			f.PolicyJSON = nonNil(file.Data)
-		case registries.SearchRegistriesPath:
+		case nodefiles.SearchRegistries:
 			f.SearchRegistries = nonNil(file.Data)
 		}
 	}

@@ -9,8 +9,9 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/explain"
 	"github.com/openshift/registries-controller/pkg/inputfiles"
-	"github.com/openshift/registries-controller/pkg/registries"
+	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
+	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/version"
 )
 
@@ -57,7 +58,7 @@ exit status 2.`,
 func (o *explainOptions) run(stdout, stderr io.Writer, ref string) error {
 	cfg, prov, err := o.load(stderr)
 	if err != nil {
-		var invalid *registries.InvalidInputError
+		var invalid *inputs.InvalidError
 		if errors.As(err, &invalid) {
 			fmt.Fprintln(stderr, invalid.Error())
 			return &exitError{code: 2}
@@ -84,10 +85,13 @@ func (o *explainOptions) load(stderr io.Writer) (*registriesconf.Config, *explai
 	for _, s := range objs.Skipped {
 		fmt.Fprintln(stderr, s)
 	}
-	r, err := explain.Render(objs.RenderInputs(o.releaseImage, version.Version))
+	objs.ReleaseImageFlag = o.releaseImage
+	checker := registriesconf.NewChecker()
+	defer checker.Close()
+	r, err := explain.Render(&objs.Inputs, render.Options{Version: version.Version, Checker: checker})
 	if err != nil {
 		return nil, nil, err
 	}
-	fmt.Fprintf(stderr, "rendered %s from %s; files of pool %s\n", objs.Kinds(), o.manifests, r.Pool)
+	fmt.Fprintf(stderr, "rendered %s from %s; files of pool %s\n", objs.Summary(), o.manifests, r.Pool)
 	return r.Config, r.Provenance, nil
 }

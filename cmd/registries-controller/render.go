@@ -13,7 +13,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/openshift/registries-controller/pkg/inputfiles"
+	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/registries"
+	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/version"
 )
@@ -61,8 +63,11 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	for _, s := range objs.Skipped {
 		fmt.Fprintln(stderr, s)
 	}
-	out, err := render.Render(objs.RenderInputs(o.releaseImage, version.Version))
-	var invalid *registries.InvalidInputError
+	objs.ReleaseImageFlag = o.releaseImage
+	checker := registriesconf.NewChecker()
+	defer checker.Close()
+	out, err := render.Render(&objs.Inputs, render.Options{Version: version.Version, Checker: checker})
+	var invalid *inputs.InvalidError
 	if errors.As(err, &invalid) {
 		fmt.Fprintln(stderr, invalid.Error())
 		fmt.Fprintln(stderr, "nothing written")
@@ -80,7 +85,7 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 		files[filepath.Join(o.output, mc.Name+".yaml")] = data
 		if o.nodeRoot != "" {
 			pool := mc.Labels[mcfgv1.MachineConfigRoleLabelKey]
-			for _, f := range render.NodeFiles(out.Merge) {
+			for _, f := range out.Files {
 				files[filepath.Join(o.nodeRoot, pool, filepath.FromSlash(f.Path))] = f.Data
 			}
 		}
@@ -88,17 +93,17 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	if err := writeAll(files); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "read %s from %s\n", objs.Kinds(), o.manifests)
+	fmt.Fprintf(stdout, "read %s from %s\n", objs.Summary(), o.manifests)
 	for _, mc := range out.MachineConfigs {
 		fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(o.output, mc.Name+".yaml"))
 	}
-	for _, f := range render.NodeFiles(out.Merge) {
+	for _, f := range out.Files {
 		fmt.Fprintf(stdout, "  %s (%d bytes)\n", f.Path, len(f.Data))
 	}
 	if o.nodeRoot != "" {
 		fmt.Fprintf(stdout, "node files under %s/<pool>/\n", o.nodeRoot)
 	}
-	printReport(stderr, &out.Merge.Report)
+	printReport(stderr, out.Report)
 	return nil
 }
 

@@ -10,12 +10,11 @@ import (
 	"time"
 
 	configinformers "github.com/openshift/client-go/config/informers/externalversions"
-	configlisters "github.com/openshift/client-go/config/listers/config/v1"
 	mcfgclient "github.com/openshift/client-go/machineconfiguration/clientset/versioned/typed/machineconfiguration/v1"
 	mcfginformers "github.com/openshift/client-go/machineconfiguration/informers/externalversions"
 	mcfglisters "github.com/openshift/client-go/machineconfiguration/listers/machineconfiguration/v1"
 	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
-	operatorlisters "github.com/openshift/client-go/operator/listers/operator/v1alpha1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
@@ -23,6 +22,10 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
+
+	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/registriesconf"
+	"github.com/openshift/registries-controller/pkg/render"
 )
 
 const (
@@ -35,15 +38,41 @@ const (
 	queueKey = "cluster"
 )
 
-// Config tunes the controller.
+// Config tunes the controller. The zero value of each field means its default.
 type Config struct {
 	// SettleDelay is how long the inputs must stay quiet before a sync runs, so that `kubectl apply -f dir/`
 	// becomes one write per pool instead of one per object. Default 1s.
 	SettleDelay time.Duration
-	// MaxSettleDelay bounds the wait under a continuous stream of events. Default 10s.
+	// MaxSettleDelay bounds the wait under a continuous stream of events. Default 10 × SettleDelay.
 	MaxSettleDelay time.Duration
 	// Version is written into every generated MachineConfig.
 	Version string
+	// Clock tells the time for the settle delay and the queue's delays. Default the real clock.
+	Clock clock.WithTicker
+	// RateLimiter spaces the retries of failed syncs. Default exponential, from 200ms to 2 minutes.
+	RateLimiter workqueue.TypedRateLimiter[string]
+	// Checker loads every rendered set of files back with containers/image. Default registriesconf.NewChecker().
+	Checker render.Checker
+}
+
+// withDefaults returns cfg with every unset field at its default.
+func (cfg Config) withDefaults() Config {
+	if cfg.SettleDelay <= 0 {
+		cfg.SettleDelay = time.Second
+	}
+	if cfg.MaxSettleDelay < cfg.SettleDelay {
+		cfg.MaxSettleDelay = 10 * cfg.SettleDelay
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.RealClock{}
+	}
+	if cfg.RateLimiter == nil {
+		cfg.RateLimiter = workqueue.NewTypedItemExponentialFailureRateLimiter[string](200*time.Millisecond, 2*time.Minute)
+	}
+	if cfg.Checker == nil {
+		cfg.Checker = registriesconf.NewChecker()
+	}
+	return cfg
 }
 
 // Informers are the shared informer factories the controller reads from. The caller starts them.
@@ -53,24 +82,45 @@ type Informers struct {
 	MachineConfig mcfginformers.SharedInformerFactory
 }
 
+// ForResource returns the shared informer of a resource, from the factory of its API group.
+func (inf Informers) ForResource(gvr schema.GroupVersionResource) (cache.SharedIndexInformer, error) {
+	var f interface {
+		Informer() cache.SharedIndexInformer
+	}
+	var err error
+	switch gvr.Group {
+	case "config.openshift.io":
+		f, err = inf.Config.ForResource(gvr)
+	case "operator.openshift.io":
+		f, err = inf.Operator.ForResource(gvr)
+	case "machineconfiguration.openshift.io":
+		f, err = inf.MachineConfig.ForResource(gvr)
+	default:
+		err = fmt.Errorf("no informer factory for the API group %q", gvr.Group)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return f.Informer(), nil
+}
+
+// source is where the controller reads the objects of one input kind.
+type source struct {
+	kind     *inputs.Kind
+	informer cache.SharedIndexInformer
+}
+
 // Controller keeps every built-in pool's generated registries MachineConfig in line with the cluster's
 // mirror configuration.
 type Controller struct {
-	client   mcfgclient.MachineConfigsGetter
-	recorder record.EventRecorder
-	metrics  *Metrics
-	status   *statusReporter
-	cfg      Config
-	clock    clock.Clock
+	client  mcfgclient.MachineConfigsGetter
+	metrics *Metrics
+	status  *statusReporter
+	cfg     Config
 
-	icsps    operatorlisters.ImageContentSourcePolicyLister
-	idmss    configlisters.ImageDigestMirrorSetLister
-	itmss    configlisters.ImageTagMirrorSetLister
-	images   configlisters.ImageLister
-	versions configlisters.ClusterVersionLister
-	pools    mcfglisters.MachineConfigPoolLister
-	configs  mcfglisters.MachineConfigLister
-	synced   []cache.InformerSynced
+	sources []source
+	configs mcfglisters.MachineConfigLister
+	synced  []cache.InformerSynced
 
 	queue workqueue.TypedRateLimitingInterface[string]
 
@@ -80,62 +130,41 @@ type Controller struct {
 	firstEvent time.Time
 }
 
-// NewController wires the controller to its informers. It registers event handlers; it starts nothing.
-func NewController(client mcfgclient.MachineConfigsGetter, inf Informers, recorder record.EventRecorder, metrics *Metrics, cfg Config) (*Controller, error) {
-	if cfg.SettleDelay <= 0 {
-		cfg.SettleDelay = time.Second
-	}
-	if cfg.MaxSettleDelay < cfg.SettleDelay {
-		cfg.MaxSettleDelay = 10 * cfg.SettleDelay
-	}
+// newController wires the controller to its informers: one per input kind (inputs.Kinds), and the
+// MachineConfigs it generates. It registers event handlers; it starts nothing.
+func newController(client mcfgclient.MachineConfigsGetter, inf Informers, recorder record.EventRecorder, metrics *Metrics, cfg Config) (*Controller, error) {
+	cfg = cfg.withDefaults()
 	c := &Controller{
-		client:   client,
-		recorder: recorder,
-		metrics:  metrics,
-		status:   newStatusReporter(recorder, metrics),
-		cfg:      cfg,
-		clock:    clock.RealClock{},
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(
-			workqueue.NewTypedMaxOfRateLimiter(
-				workqueue.NewTypedItemExponentialFailureRateLimiter[string](200*time.Millisecond, 2*time.Minute),
-			),
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: QueueName, MetricsProvider: metrics.WorkqueueProvider()},
-		),
+		client:  client,
+		metrics: metrics,
+		status:  newStatusReporter(recorder, metrics),
+		cfg:     cfg,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(cfg.RateLimiter,
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: QueueName, MetricsProvider: metrics.WorkqueueProvider(), Clock: cfg.Clock}),
 	}
 	handler := cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(any) { c.enqueue() },
 		UpdateFunc: func(any, any) { c.enqueue() },
 		DeleteFunc: func(any) { c.enqueue() },
 	}
-	generatedOnly := cache.FilteringResourceEventHandler{FilterFunc: isGeneratedName, Handler: handler}
-	cfgV1 := inf.Config.Config().V1()
-	mcV1 := inf.MachineConfig.Machineconfiguration().V1()
-	informers := []struct {
-		informer cache.SharedIndexInformer
-		handler  cache.ResourceEventHandler
-	}{
-		{inf.Operator.Operator().V1alpha1().ImageContentSourcePolicies().Informer(), handler},
-		{cfgV1.ImageDigestMirrorSets().Informer(), handler},
-		{cfgV1.ImageTagMirrorSets().Informer(), handler},
-		{cfgV1.Images().Informer(), handler},
-		{cfgV1.ClusterVersions().Informer(), handler},
-		{mcV1.MachineConfigPools().Informer(), handler},
-		{mcV1.MachineConfigs().Informer(), generatedOnly},
-	}
-	for _, i := range informers {
-		if _, err := i.informer.AddEventHandler(i.handler); err != nil {
+	for _, k := range inputs.Kinds {
+		informer, err := inf.ForResource(k.GroupVersionResource())
+		if err != nil {
+			return nil, fmt.Errorf("informer for %s: %w", k.Name, err)
+		}
+		if _, err := informer.AddEventHandler(handler); err != nil {
 			return nil, fmt.Errorf("adding event handler: %w", err)
 		}
-		c.synced = append(c.synced, i.informer.HasSynced)
+		c.sources = append(c.sources, source{kind: k, informer: informer})
+		c.synced = append(c.synced, informer.HasSynced)
 	}
-	c.icsps = inf.Operator.Operator().V1alpha1().ImageContentSourcePolicies().Lister()
-	c.idmss = cfgV1.ImageDigestMirrorSets().Lister()
-	c.itmss = cfgV1.ImageTagMirrorSets().Lister()
-	c.images = cfgV1.Images().Lister()
-	c.versions = cfgV1.ClusterVersions().Lister()
-	c.pools = mcV1.MachineConfigPools().Lister()
-	c.configs = mcV1.MachineConfigs().Lister()
-	c.status.lookup = c.lookupObject
+	configs := inf.MachineConfig.Machineconfiguration().V1().MachineConfigs()
+	generatedOnly := cache.FilteringResourceEventHandler{FilterFunc: isGeneratedName, Handler: handler}
+	if _, err := configs.Informer().AddEventHandler(generatedOnly); err != nil {
+		return nil, fmt.Errorf("adding event handler: %w", err)
+	}
+	c.synced = append(c.synced, configs.Informer().HasSynced)
+	c.configs = configs.Lister()
 	return c, nil
 }
 
@@ -151,7 +180,7 @@ func (c *Controller) HasSynced() bool {
 
 // enqueue records an event and schedules a sync once the inputs have been quiet for SettleDelay.
 func (c *Controller) enqueue() {
-	now := c.clock.Now()
+	now := c.cfg.Clock.Now()
 	c.settleMu.Lock()
 	c.lastEvent = now
 	if c.firstEvent.IsZero() {
@@ -164,7 +193,7 @@ func (c *Controller) enqueue() {
 // settling returns how much longer to wait before syncing, or 0 when the burst is over (or has lasted
 // MaxSettleDelay). A zero return also starts a new burst.
 func (c *Controller) settling() time.Duration {
-	now := c.clock.Now()
+	now := c.cfg.Clock.Now()
 	c.settleMu.Lock()
 	defer c.settleMu.Unlock()
 	quiet := now.Sub(c.lastEvent)
@@ -208,7 +237,10 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 		c.queue.AddAfter(key, wait)
 		return true
 	}
-	if err := c.sync(ctx); err != nil {
+	res, err := c.sync(ctx)
+	c.status.report(ctx, res, err)
+	if err != nil {
+		klog.FromContext(ctx).Error(err, "Sync failed, will retry")
 		c.queue.AddRateLimited(key)
 		return true
 	}

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -21,6 +22,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
@@ -32,7 +34,7 @@ type fakeShell struct {
 	recorder *record.FakeRecorder
 }
 
-func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object) *fakeShell {
+func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object, conf Config) *fakeShell {
 	t.Helper()
 	cfg := configfake.NewSimpleClientset(configObjs...)
 	op := operatorfake.NewSimpleClientset()
@@ -43,7 +45,8 @@ func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object) *fakeShell 
 		MachineConfig: mcfginformers.NewSharedInformerFactory(mc, 0),
 	}
 	recorder := record.NewFakeRecorder(100)
-	ctrl, err := NewController(mc.MachineconfigurationV1(), inf, recorder, NewMetrics(prometheus.NewRegistry()), Config{Version: "test"})
+	conf.Version = "test"
+	ctrl, err := newController(mc.MachineconfigurationV1(), inf, recorder, NewMetrics(prometheus.NewRegistry()), conf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,6 +59,29 @@ func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object) *fakeShell 
 		t.Fatal("caches did not sync")
 	}
 	return &fakeShell{ctrl: ctrl, mc: mc, recorder: recorder}
+}
+
+// syncAndReport runs one sync and reports it, as processNextWorkItem does.
+func (s *fakeShell) syncAndReport(ctx context.Context) error {
+	res, err := s.ctrl.sync(ctx)
+	s.ctrl.status.report(ctx, res, err)
+	return err
+}
+
+// cached returns the informer cache's object of a kind.
+func (s *fakeShell) cached(t *testing.T, kind, name string) runtime.Object {
+	t.Helper()
+	for _, src := range s.ctrl.sources {
+		if src.kind.Name == kind {
+			o, ok, err := src.informer.GetIndexer().GetByKey(name)
+			if err != nil || !ok {
+				t.Fatalf("%s %s not in the cache: %v", kind, name, err)
+			}
+			return o.(runtime.Object)
+		}
+	}
+	t.Fatalf("no source of kind %s", kind)
+	return nil
 }
 
 // writes returns the create, update and delete actions sent to the MachineConfig client.
@@ -79,15 +105,12 @@ func (s *fakeShell) writes() []string {
 func TestSyncWritesOnceAndThenNothing(t *testing.T) {
 	idms := fixtures.IDMS("team", fixtures.Mirror("quay.io/team", "m.local/team"))
 	s := newFakeShell(t, []runtime.Object{idms, fixtures.Image(fixtures.Insecure("lab.local"))},
-		[]runtime.Object{fixtures.Pool("master", true), fixtures.Pool("worker", true)})
-	cached, err := s.ctrl.idmss.Get("team")
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := cached.DeepCopy()
+		[]runtime.Object{fixtures.Pool("master", true), fixtures.Pool("worker", true)}, Config{})
+	cached := s.cached(t, inputs.KindImageDigestMirrorSet, "team")
+	before := cached.DeepCopyObject()
 	_, ctx := ktesting.NewTestContext(t)
 
-	if err := s.ctrl.sync(ctx); err != nil {
+	if err := s.syncAndReport(ctx); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"create 99-master-generated-registries", "create 99-worker-generated-registries"}
@@ -100,7 +123,7 @@ func TestSyncWritesOnceAndThenNothing(t *testing.T) {
 	// Wait for the informer to see the created objects, then sync again: nothing to write.
 	waitFor(t, func() bool { l, _ := s.ctrl.configs.List(labels.Everything()); return len(l) == 2 })
 	s.mc.ClearActions()
-	if err := s.ctrl.sync(ctx); err != nil {
+	if err := s.syncAndReport(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.writes(); len(got) != 0 {
@@ -110,10 +133,10 @@ func TestSyncWritesOnceAndThenNothing(t *testing.T) {
 
 func TestInvalidInputWritesNothingAndRecordsOneWarning(t *testing.T) {
 	bad := fixtures.IDMS("bad", fixtures.Mirror("quay.io/bad", "https://m.local/bad"))
-	s := newFakeShell(t, []runtime.Object{bad}, nil)
+	s := newFakeShell(t, []runtime.Object{bad}, nil, Config{})
 	_, ctx := ktesting.NewTestContext(t)
 	for range 3 {
-		if err := s.ctrl.sync(ctx); err != nil {
+		if err := s.syncAndReport(ctx); err != nil {
 			t.Fatalf("invalid input must not be retried as an error: %v", err)
 		}
 	}
@@ -131,12 +154,10 @@ func TestInvalidInputWritesNothingAndRecordsOneWarning(t *testing.T) {
 }
 
 func TestSettlingWaitsUntilTheInputsAreQuiet(t *testing.T) {
-	s := newFakeShell(t, nil, nil)
 	clock := clocktesting.NewFakeClock(time.Unix(1000, 0))
-	s.ctrl.clock = clock
-	s.ctrl.cfg.SettleDelay, s.ctrl.cfg.MaxSettleDelay = time.Second, 3*time.Second
+	s := newFakeShell(t, nil, nil, Config{Clock: clock, SettleDelay: time.Second, MaxSettleDelay: 3 * time.Second})
 	s.ctrl.settleMu.Lock()
-	s.ctrl.firstEvent = time.Time{}
+	s.ctrl.firstEvent = time.Time{} // the informers' initial events started a burst; start from none
 	s.ctrl.settleMu.Unlock()
 
 	s.ctrl.enqueue()

@@ -7,8 +7,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-
-	"github.com/openshift/registries-controller/pkg/registries"
 )
 
 // Scheme knows every kind the controller records events about; the event recorder needs it to
@@ -20,28 +18,4 @@ func Scheme() *runtime.Scheme {
 	utilruntime.Must(operatorv1alpha1.Install(s))
 	utilruntime.Must(mcfgv1.Install(s))
 	return s
-}
-
-// lookupObject returns the cached object a problem or warning names, or nil when it is gone.
-func (c *Controller) lookupObject(ref registries.ObjectRef) runtime.Object {
-	var obj runtime.Object
-	var err error
-	switch ref.Kind {
-	case registries.KindImageContentSourcePolicy:
-		obj, err = c.icsps.Get(ref.Name)
-	case registries.KindImageDigestMirrorSet:
-		obj, err = c.idmss.Get(ref.Name)
-	case registries.KindImageTagMirrorSet:
-		obj, err = c.itmss.Get(ref.Name)
-	case registries.KindImage:
-		obj, err = c.images.Get(ref.Name)
-	case registries.KindClusterVersion:
-		obj, err = c.versions.Get(ref.Name)
-	default:
-		return nil
-	}
-	if err != nil {
-		return nil
-	}
-	return obj
 }

@@ -59,7 +59,7 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 		broadcaster: record.NewBroadcaster(record.WithContext(ctx)),
 	}
 	recorder := r.broadcaster.NewRecorder(Scheme(), corev1.EventSource{Component: FieldManager})
-	r.Controller, err = NewController(mcClient.MachineconfigurationV1(), r.informers, recorder, NewMetrics(reg), conf)
+	r.Controller, err = newController(mcClient.MachineconfigurationV1(), r.informers, recorder, NewMetrics(reg), conf)
 	if err != nil {
 		return nil, err
 	}

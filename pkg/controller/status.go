@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
-	"github.com/openshift/registries-controller/pkg/registries"
+	"github.com/openshift/registries-controller/pkg/inputs"
 )
 
 // Event reasons.
@@ -42,11 +42,10 @@ const maxEventMessage = 1000
 type statusReporter struct {
 	recorder record.EventRecorder
 	metrics  *Metrics
-	lookup   func(registries.ObjectRef) runtime.Object
 
 	mu sync.Mutex
 	// invalid maps each object reported invalid (and not yet reported applied) to its last message.
-	invalid map[registries.ObjectRef]string
+	invalid map[inputs.ObjectRef]string
 	// warned holds the warnings last reported.
 	warned map[string]bool
 	// tooLarge is the size problem last reported, "" when none.
@@ -54,9 +53,22 @@ type statusReporter struct {
 }
 
 func newStatusReporter(recorder record.EventRecorder, metrics *Metrics) *statusReporter {
-	return &statusReporter{recorder: recorder, metrics: metrics, invalid: map[registries.ObjectRef]string{}, warned: map[string]bool{}}
+	return &statusReporter{recorder: recorder, metrics: metrics, invalid: map[inputs.ObjectRef]string{}, warned: map[string]bool{}}
 }
 
+// lookup returns the object ref names among the inputs of the sync, nil when it is not there (events need the
+// object; one that is gone gets none).
+func lookup(res *syncResult, ref inputs.ObjectRef) runtime.Object {
+	if res.inputs == nil {
+		return nil
+	}
+	if o := res.inputs.Get(ref); o != nil {
+		return o
+	}
+	return nil
+}
+
+// report turns the result of one sync into log lines, metrics and events.
 func (s *statusReporter) report(ctx context.Context, res *syncResult, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -68,7 +80,7 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 		s.metrics.invalidObjects.Set(float64(len(objs)))
 		logger.Info("Mirror configuration is invalid, every MachineConfig keeps its last good content",
 			"problems", len(res.invalid.Problems), "objects", objectKeys(objs))
-		s.reportInvalid(res.invalid)
+		s.reportInvalid(res, res.invalid)
 	case OutcomeApplied, OutcomeUnchanged:
 		s.tooLarge = ""
 		s.metrics.invalidObjects.Set(0)
@@ -84,13 +96,13 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 			logger.V(4).Info("MachineConfigs already up to date")
 		}
 		s.reportRecovered(res)
-		s.reportWarnings(res.output.Merge.Report.Warnings)
+		s.reportWarnings(res, res.output.Report.Warnings)
 	case OutcomeError:
 		// Logged by the caller; the queue retries with backoff. A size problem is also shown to the admin.
 		var tooLarge *TooLargeError
 		if errors.As(err, &tooLarge) && tooLarge.Name != s.tooLarge {
 			s.tooLarge = tooLarge.Name
-			if o := s.lookup(registries.ObjectRef{Kind: registries.KindImage, Name: registries.ImageConfigName}); o != nil {
+			if o := lookup(res, inputs.ImageRef); o != nil {
 				s.recorder.Event(o, corev1.EventTypeWarning, ReasonTooLarge, truncate(tooLarge.Error()))
 			}
 		}
@@ -98,11 +110,10 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 }
 
 // reportInvalid records a Warning on each offending object whose problems changed since last time.
-func (s *statusReporter) reportInvalid(invalid *registries.InvalidInputError) {
-	byObject := map[registries.ObjectRef][]string{}
+func (s *statusReporter) reportInvalid(res *syncResult, invalid *inputs.InvalidError) {
+	byObject := map[inputs.ObjectRef][]string{}
 	for _, p := range invalid.Problems {
-		line := strings.TrimPrefix(p.String(), p.Object.String()+": ")
-		byObject[p.Object] = append(byObject[p.Object], line)
+		byObject[p.At.Object] = append(byObject[p.At.Object], p.OnObject())
 	}
 	for obj, lines := range byObject {
 		msg := "Not applied, every MachineConfig keeps its last good content: " + strings.Join(lines, "\n")
@@ -110,7 +121,7 @@ func (s *statusReporter) reportInvalid(invalid *registries.InvalidInputError) {
 			continue
 		}
 		s.invalid[obj] = msg
-		if o := s.lookup(obj); o != nil {
+		if o := lookup(res, obj); o != nil {
 			s.recorder.Event(o, corev1.EventTypeWarning, ReasonInvalid, truncate(msg))
 		}
 	}
@@ -120,7 +131,7 @@ func (s *statusReporter) reportInvalid(invalid *registries.InvalidInputError) {
 // configuration was applied again.
 func (s *statusReporter) reportRecovered(res *syncResult) {
 	for obj := range s.invalid {
-		if o := s.lookup(obj); o != nil {
+		if o := lookup(res, obj); o != nil {
 			s.recorder.Eventf(o, corev1.EventTypeNormal, ReasonApplied,
 				"The mirror configuration is valid again and applied to pools %s", strings.Join(pools(res), ", "))
 		}
@@ -129,7 +140,7 @@ func (s *statusReporter) reportRecovered(res *syncResult) {
 }
 
 // reportWarnings records each new warning (a part of the input deliberately not applied) once.
-func (s *statusReporter) reportWarnings(warnings []registries.Problem) {
+func (s *statusReporter) reportWarnings(res *syncResult, warnings []inputs.Problem) {
 	current := map[string]bool{}
 	for _, w := range warnings {
 		line := w.String()
@@ -137,8 +148,8 @@ func (s *statusReporter) reportWarnings(warnings []registries.Problem) {
 		if s.warned[line] {
 			continue
 		}
-		if o := s.lookup(w.Object); o != nil {
-			s.recorder.Event(o, corev1.EventTypeWarning, ReasonNotApplied, truncate(strings.TrimPrefix(line, w.Object.String()+": ")))
+		if o := lookup(res, w.At.Object); o != nil {
+			s.recorder.Event(o, corev1.EventTypeWarning, ReasonNotApplied, truncate(w.OnObject()))
 		}
 	}
 	s.warned = current
@@ -153,7 +164,7 @@ func pools(res *syncResult) []string {
 	return out
 }
 
-func objectKeys(objs []registries.ObjectRef) []string {
+func objectKeys(objs []inputs.ObjectRef) []string {
 	out := make([]string, len(objs))
 	for i, o := range objs {
 		out[i] = o.Kind + "/" + o.Name

@@ -6,13 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	configv1 "github.com/openshift/api/config/v1"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/klog/v2"
 
-	"github.com/openshift/registries-controller/pkg/registries"
+	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/render"
 )
 
@@ -32,23 +29,23 @@ const (
 
 // syncResult is everything a sync learned, handed to the status reporter in one piece.
 type syncResult struct {
-	outcome  Outcome
-	inputs   *render.Inputs
+	outcome Outcome
+	// inputs are the inputs gathered, nil when gathering failed; events are recorded on their objects.
+	inputs   *inputs.Inputs
 	output   *render.Output
-	invalid  *registries.InvalidInputError
+	invalid  *inputs.InvalidError
 	writes   []write
 	duration time.Duration
 }
 
-// sync gathers every input from the listers, renders once, and applies the difference.
-func (c *Controller) sync(ctx context.Context) error {
-	logger := klog.FromContext(ctx)
-	res := &syncResult{}
-	err := c.syncOnce(ctx, res)
+// sync gathers every input from the informer caches, renders once, and applies the difference. Invalid input
+// is not an error: it is reported on the objects and retried when one of them changes, not before.
+func (c *Controller) sync(ctx context.Context) (*syncResult, error) {
+	res, err := c.syncOnce(ctx)
 	switch {
 	case res.invalid != nil:
 		res.outcome = OutcomeInvalid
-		err = nil // reported on the objects; retried when one of them changes, not before
+		err = nil
 	case err != nil:
 		res.outcome = OutcomeError
 	case len(res.writes) > 0:
@@ -56,78 +53,42 @@ func (c *Controller) sync(ctx context.Context) error {
 	default:
 		res.outcome = OutcomeUnchanged
 	}
-	c.status.report(ctx, res, err)
-	if err != nil {
-		logger.Error(err, "Sync failed, will retry")
-	}
-	return err
+	return res, err
 }
 
-func (c *Controller) syncOnce(ctx context.Context, res *syncResult) error {
-	in, err := c.gather()
-	if err != nil {
-		return err
-	}
-	res.inputs = in
-	start := c.clock.Now()
-	out, err := render.Render(in)
-	res.duration = c.clock.Since(start)
+func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
+	res := &syncResult{inputs: c.gather()}
+	start := c.cfg.Clock.Now()
+	out, err := render.Render(res.inputs, render.Options{Version: c.cfg.Version, Checker: c.cfg.Checker})
+	res.duration = c.cfg.Clock.Since(start)
 	c.metrics.renderDuration.Observe(res.duration.Seconds())
 	if errors.As(err, &res.invalid) {
-		return err
+		return res, err
 	}
 	if err != nil {
-		return fmt.Errorf("rendering: %w", err)
+		return res, fmt.Errorf("rendering: %w", err)
 	}
 	res.output = out
 	existing, err := c.generatedConfigs()
 	if err != nil {
-		return err
+		return res, err
 	}
-	return c.apply(ctx, out.MachineConfigs, existing, res)
+	res.writes, err = c.apply(ctx, out.MachineConfigs, existing)
+	return res, err
 }
 
-// gather reads every input from the informer caches. Objects are shared with the cache and only read.
-func (c *Controller) gather() (*render.Inputs, error) {
-	all := labels.Everything()
-	in := &render.Inputs{Version: c.cfg.Version}
-	var err error
-	if in.ImageContentSourcePolicies, err = c.icsps.List(all); err != nil {
-		return nil, fmt.Errorf("listing ImageContentSourcePolicies: %w", err)
+// gather reads every input from the informer caches, one source per input kind. Objects are shared with the
+// cache and only read.
+func (c *Controller) gather() *inputs.Inputs {
+	in := &inputs.Inputs{}
+	for _, s := range c.sources {
+		for _, o := range s.informer.GetIndexer().List() {
+			if obj, ok := o.(inputs.Object); ok {
+				in.Add(s.kind, obj)
+			}
+		}
 	}
-	if in.ImageDigestMirrorSets, err = c.idmss.List(all); err != nil {
-		return nil, fmt.Errorf("listing ImageDigestMirrorSets: %w", err)
-	}
-	if in.ImageTagMirrorSets, err = c.itmss.List(all); err != nil {
-		return nil, fmt.Errorf("listing ImageTagMirrorSets: %w", err)
-	}
-	if in.Pools, err = c.pools.List(all); err != nil {
-		return nil, fmt.Errorf("listing MachineConfigPools: %w", err)
-	}
-	image, err := c.images.Get(registries.ImageConfigName)
-	switch {
-	case apierrors.IsNotFound(err):
-		// Render from the mirror objects alone; the MachineConfigs then have no owner.
-	case err != nil:
-		return nil, fmt.Errorf("getting Image %s: %w", registries.ImageConfigName, err)
-	default:
-		in.Image = image
-	}
-	version, err := c.versions.Get(registries.ClusterVersionName)
-	switch {
-	case apierrors.IsNotFound(err):
-		// The payload rule cannot run: blocked registries are not applied, and that is reported.
-	case err != nil:
-		return nil, fmt.Errorf("getting ClusterVersion %s: %w", registries.ClusterVersionName, err)
-	default:
-		in.ReleaseImage = releaseImage(version)
-	}
-	return in, nil
-}
-
-// releaseImage is the payload the cluster runs or is moving to.
-func releaseImage(cv *configv1.ClusterVersion) string {
-	return cv.Status.Desired.Image
+	return in
 }
 
 // generatedConfigs returns the MachineConfigs this controller generates, by name.

@@ -10,6 +10,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 
 	"github.com/openshift/registries-controller/pkg/explain"
+	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/fixtures"
@@ -159,13 +160,13 @@ func TestExplainRejectsBadReferences(t *testing.T) {
 // mirror names the object field it came from, inherited mirrors say from which source, and blocked and
 // insecure say why. The expected text is written by hand from the objects.
 func TestExplainWithManifests(t *testing.T) {
-	in := &render.Inputs{
+	in := &inputs.Inputs{
 		ImageDigestMirrorSets: []*configv1.ImageDigestMirrorSet{fixtures.IDMS("team", fixtures.Mirror("quay.io/team", "mirror.local/team", "backup.local/team").Never())},
 		ImageTagMirrorSets:    []*configv1.ImageTagMirrorSet{fixtures.ITMS("tags", fixtures.Mirror("quay.io/team", "tags.local/team").Never())},
 		Image:                 fixtures.Image(fixtures.Insecure("backup.local"), fixtures.Blocked("quay.io/team/secret")),
-		ReleaseImage:          fixtures.ReleaseImage,
+		ClusterVersion:        fixtures.ClusterVersion(fixtures.ReleaseImage),
 	}
-	r, err := explain.Render(in)
+	r, err := explain.Render(in, render.Options{Checker: registriesconf.NewChecker()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,7 @@ source: contacted: it is the only place the pull tries
 }
 
 func TestRenderWithoutMirrorsUsesTheBaseFile(t *testing.T) {
-	r, err := explain.Render(&render.Inputs{})
+	r, err := explain.Render(&inputs.Inputs{}, render.Options{Checker: registriesconf.NewChecker()})
 	if err != nil {
 		t.Fatal(err)
 	}

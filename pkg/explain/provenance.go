@@ -8,7 +8,8 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 
-	"github.com/openshift/registries-controller/pkg/nodeaction"
+	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registries"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
@@ -121,7 +122,7 @@ func (p *Provenance) covering(list string, items []string, s string) []string {
 	for i, item := range items {
 		field := fmt.Sprintf("spec.registrySources.%s[%d]", list, i)
 		if registries.Scope(item).Contains(registries.Scope(s)) && !p.leftOut(field) {
-			out = append(out, fmt.Sprintf("Image %q %s (%q)", registries.ImageConfigName, field, item))
+			out = append(out, fmt.Sprintf("Image %q %s (%q)", inputs.ImageConfigName, field, item))
 		}
 	}
 	return out
@@ -132,7 +133,7 @@ func (p *Provenance) leftOut(field string) bool {
 		return false
 	}
 	for _, w := range p.Report.Warnings {
-		if w.Object.Kind == registries.KindImage && w.Field == field {
+		if w.At.Object.Kind == inputs.KindImage && w.At.Field == field {
 			return true
 		}
 	}
@@ -144,7 +145,7 @@ type Rendered struct {
 	// Pool is the pool whose files were taken.
 	Pool string
 	// Files are that pool's node files.
-	Files []render.File
+	Files nodefiles.Files
 	// Config is the loaded configuration: base registries.conf when none is rendered, and the search
 	// drop-in when there is one. Close releases it.
 	Config *registriesconf.Config
@@ -155,13 +156,13 @@ type Rendered struct {
 // Close releases the loaded configuration.
 func (r *Rendered) Close() { r.Config.Close() }
 
-// WorkerPool is the pool whose files Render takes when it is rendered.
-const WorkerPool = "worker"
+// workerPool is the pool whose files Render takes when it is rendered.
+const workerPool = "worker"
 
 // Render renders in with render.Render, the path the controller uses, takes the worker pool's files
 // (or the first pool's when there is no worker pool) as they land on a node, and loads them.
-func Render(in *render.Inputs) (*Rendered, error) {
-	out, err := render.Render(in)
+func Render(in *inputs.Inputs, opts render.Options) (*Rendered, error) {
+	out, err := render.Render(in, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +171,7 @@ func Render(in *render.Inputs) (*Rendered, error) {
 	}
 	mc := out.MachineConfigs[0]
 	for _, c := range out.MachineConfigs {
-		if c.Name == render.MachineConfigName(WorkerPool) {
+		if c.Name == render.MachineConfigName(workerPool) {
 			mc = c
 		}
 	}
@@ -178,19 +179,20 @@ func Render(in *render.Inputs) (*Rendered, error) {
 	if err != nil {
 		return nil, err
 	}
-	conf, dropIns := nodeaction.BaseRegistriesConf, map[string][]byte{}
-	for _, f := range files {
-		switch {
-		case f.Path == registries.RegistriesConfPath:
-			conf = f.Data
-		case path.Dir(f.Path) == path.Dir(registries.SearchRegistriesPath):
-			dropIns[path.Base(f.Path)] = f.Data
-		}
-	}
-	cfg, err := registriesconf.Load(conf, dropIns)
+	cfg, err := Load(files)
 	if err != nil {
 		return nil, err
 	}
 	return &Rendered{Pool: mc.Labels[mcfgv1.MachineConfigRoleLabelKey], Files: files, Config: cfg,
-		Provenance: &Provenance{Report: &out.Merge.Report, RegistrySources: in.MergeInputs().RegistrySources}}, nil
+		Provenance: &Provenance{Report: out.Report, RegistrySources: *in.RegistrySources()}}, nil
+}
+
+// Load loads the registries configuration of a node's files with containers/image: registries.conf (the base
+// file when none is written) and the registries.conf.d drop-ins.
+func Load(files nodefiles.Files) (*registriesconf.Config, error) {
+	dropIns := map[string][]byte{}
+	for _, f := range files.Under(nodefiles.DropInDir) {
+		dropIns[path.Base(f.Path)] = f.Data
+	}
+	return registriesconf.Load(files.Content(nodefiles.RegistriesConf), dropIns)
 }

@@ -10,60 +10,42 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
-	configv1 "github.com/openshift/api/config/v1"
-	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
-	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
-	"github.com/openshift/registries-controller/pkg/registries"
-	"github.com/openshift/registries-controller/pkg/render"
+	"github.com/openshift/registries-controller/pkg/inputs"
 )
 
-// Objects are the render inputs found in a set of files.
-type Objects struct {
-	ImageContentSourcePolicies []*operatorv1alpha1.ImageContentSourcePolicy
-	ImageDigestMirrorSets      []*configv1.ImageDigestMirrorSet
-	ImageTagMirrorSets         []*configv1.ImageTagMirrorSet
-	Image                      *configv1.Image
-	ClusterVersion             *configv1.ClusterVersion
-	Pools                      []*mcfgv1.MachineConfigPool
+// Manifests are the render inputs found in a set of files.
+type Manifests struct {
+	// Inputs holds every input object read.
+	inputs.Inputs
+	// Objects lists the objects read, in file and document order, with their kind, e.g. to overlay them on
+	// other inputs (`preview -f`).
+	Objects []Object
 	// Skipped has one line per document that is not a render input, e.g.
-	// `examples/ns.yaml: skipping v1 Namespace "demo": not a mirror, Image, ClusterVersion or pool object`.
+	// `examples/ns.yaml (document 2): skipping v1 Namespace "demo": not an input of the render`.
 	Skipped []string
 
-	seen map[string]string // kind/name -> where
+	seen map[inputs.ObjectRef]string // -> where
 }
 
-// RenderInputs returns the render inputs; releaseImage, when not empty, overrides the ClusterVersion.
-func (o *Objects) RenderInputs(releaseImage, version string) *render.Inputs {
-	in := &render.Inputs{
-		ImageContentSourcePolicies: o.ImageContentSourcePolicies,
-		ImageDigestMirrorSets:      o.ImageDigestMirrorSets,
-		ImageTagMirrorSets:         o.ImageTagMirrorSets,
-		Image:                      o.Image,
-		Pools:                      o.Pools,
-		Version:                    version,
-	}
-	switch {
-	case releaseImage != "":
-		in.ReleaseImage = releaseImage
-		in.ReleaseImageField = &registries.FieldRef{Object: registries.ObjectRef{Kind: "flag", Name: "release-image"}, Field: "--release-image"}
-	case o.ClusterVersion != nil:
-		in.ReleaseImage = o.ClusterVersion.Status.Desired.Image
-	}
-	return in
+// Object is one object read, and where.
+type Object struct {
+	Kind   *inputs.Kind
+	Object inputs.Object
+	// Where names the file and document, e.g. "examples/idms.yaml (document 1)".
+	Where string
 }
 
 // ReadDir reads every *.yaml, *.yml and *.json file directly in dir, in name order.
-func ReadDir(dir string) (*Objects, error) {
+func ReadDir(dir string) (*Manifests, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("reading manifests: %w", err)
 	}
-	o := &Objects{}
+	o := &Manifests{}
 	for _, e := range entries {
 		ext := strings.ToLower(filepath.Ext(e.Name()))
 		if e.IsDir() || (ext != ".yaml" && ext != ".yml" && ext != ".json") {
@@ -82,8 +64,8 @@ func ReadDir(dir string) (*Objects, error) {
 }
 
 // Decode reads the objects of one file's contents; name is used in messages.
-func Decode(name string, data []byte) (*Objects, error) {
-	o := &Objects{}
+func Decode(name string, data []byte) (*Manifests, error) {
+	o := &Manifests{}
 	if err := o.Add(name, data); err != nil {
 		return nil, err
 	}
@@ -98,7 +80,7 @@ type typeMeta struct {
 }
 
 // Add decodes every document of a file's contents and adds the objects it holds.
-func (o *Objects) Add(name string, data []byte) error {
+func (o *Manifests) Add(name string, data []byte) error {
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
 	for doc := 1; ; doc++ {
 		var raw json.RawMessage
@@ -117,7 +99,7 @@ func (o *Objects) Add(name string, data []byte) error {
 	}
 }
 
-func (o *Objects) addObject(where string, raw json.RawMessage) error {
+func (o *Manifests) addObject(where string, raw json.RawMessage) error {
 	var tm typeMeta
 	if err := json.Unmarshal(raw, &tm); err != nil {
 		return fmt.Errorf("%s: not a Kubernetes object: %w", where, err)
@@ -133,95 +115,45 @@ func (o *Objects) addObject(where string, raw json.RawMessage) error {
 		}
 		return nil
 	}
-	group := tm.APIVersion
-	if i := strings.IndexByte(group, '/'); i >= 0 {
-		group = group[:i]
+	kind := inputs.KindOf(tm.APIVersion, tm.Kind)
+	switch {
+	case kind == nil:
+		o.skip(where, tm, "not an input of the render")
+		return nil
+	case !kind.Counts(tm.Metadata.Name):
+		o.skip(where, tm, fmt.Sprintf("only the %s named %q is read", kind.Name, kind.Singleton))
+		return nil
 	}
-	key := group + "/" + tm.Kind
-	decode := func(into any) error {
-		if err := json.Unmarshal(raw, into); err != nil {
-			return fmt.Errorf("%s: %s %q: %w", where, tm.Kind, tm.Metadata.Name, err)
-		}
-		return o.remember(where, tm.Kind, tm.Metadata.Name)
+	obj := kind.New()
+	if err := json.Unmarshal(raw, obj); err != nil {
+		return fmt.Errorf("%s: %s %q: %w", where, tm.Kind, tm.Metadata.Name, err)
 	}
-	switch key {
-	case "operator.openshift.io/ImageContentSourcePolicy":
-		obj := &operatorv1alpha1.ImageContentSourcePolicy{}
-		o.ImageContentSourcePolicies = append(o.ImageContentSourcePolicies, obj)
-		return decode(obj)
-	case "config.openshift.io/ImageDigestMirrorSet":
-		obj := &configv1.ImageDigestMirrorSet{}
-		o.ImageDigestMirrorSets = append(o.ImageDigestMirrorSets, obj)
-		return decode(obj)
-	case "config.openshift.io/ImageTagMirrorSet":
-		obj := &configv1.ImageTagMirrorSet{}
-		o.ImageTagMirrorSets = append(o.ImageTagMirrorSets, obj)
-		return decode(obj)
-	case "machineconfiguration.openshift.io/MachineConfigPool":
-		obj := &mcfgv1.MachineConfigPool{}
-		o.Pools = append(o.Pools, obj)
-		return decode(obj)
-	case "config.openshift.io/Image":
-		if tm.Metadata.Name != registries.ImageConfigName {
-			o.skip(where, tm, "only the Image named \"cluster\" is read")
-			return nil
-		}
-		o.Image = &configv1.Image{}
-		return decode(o.Image)
-	case "config.openshift.io/ClusterVersion":
-		if tm.Metadata.Name != registries.ClusterVersionName {
-			o.skip(where, tm, "only the ClusterVersion named \"version\" is read")
-			return nil
-		}
-		o.ClusterVersion = &configv1.ClusterVersion{}
-		return decode(o.ClusterVersion)
+	if err := o.remember(where, kind, obj); err != nil {
+		return err
 	}
-	o.skip(where, tm, "not a mirror, Image, ClusterVersion or MachineConfigPool object")
+	o.Inputs.Add(kind, obj)
+	o.Objects = append(o.Objects, Object{Kind: kind, Object: obj, Where: where})
 	return nil
 }
 
-func (o *Objects) skip(where string, tm typeMeta, why string) {
+func (o *Manifests) skip(where string, tm typeMeta, why string) {
 	o.Skipped = append(o.Skipped, fmt.Sprintf("%s: skipping %s %s %q: %s", where, tm.APIVersion, tm.Kind, tm.Metadata.Name, why))
 }
 
-func (o *Objects) remember(where, kind, name string) error {
-	if name == "" {
-		return fmt.Errorf("%s: %s without metadata.name", where, kind)
+func (o *Manifests) remember(where string, kind *inputs.Kind, obj inputs.Object) error {
+	if obj.GetName() == "" {
+		return fmt.Errorf("%s: %s without metadata.name", where, kind.Name)
+	}
+	if kind.Namespaced && obj.GetNamespace() == "" {
+		return fmt.Errorf("%s: %s %q without metadata.namespace", where, kind.Name, obj.GetName())
 	}
 	if o.seen == nil {
-		o.seen = map[string]string{}
+		o.seen = map[inputs.ObjectRef]string{}
 	}
-	key := kind + "/" + name
-	if prev, dup := o.seen[key]; dup {
-		return fmt.Errorf("%s: %s %q is also defined in %s", where, kind, name, prev)
+	ref := inputs.RefOf(kind, obj)
+	if prev, dup := o.seen[ref]; dup {
+		return fmt.Errorf("%s: %s is also defined in %s", where, ref, prev)
 	}
-	o.seen[key] = where
+	o.seen[ref] = where
 	return nil
-}
-
-// Kinds returns a one-line summary of what was read, e.g. "2 ImageDigestMirrorSets, 1 Image".
-func (o *Objects) Kinds() string {
-	counts := map[string]int{
-		"ImageContentSourcePolicy": len(o.ImageContentSourcePolicies),
-		"ImageDigestMirrorSet":     len(o.ImageDigestMirrorSets),
-		"ImageTagMirrorSet":        len(o.ImageTagMirrorSets),
-		"MachineConfigPool":        len(o.Pools),
-	}
-	if o.Image != nil {
-		counts["Image"] = 1
-	}
-	if o.ClusterVersion != nil {
-		counts["ClusterVersion"] = 1
-	}
-	var parts []string
-	for k, n := range counts {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, k))
-		}
-	}
-	sort.Strings(parts)
-	if len(parts) == 0 {
-		return "no input objects"
-	}
-	return strings.Join(parts, ", ")
 }

@@ -69,7 +69,7 @@ func TestReadDirTakesEveryKindFromYAMLAndJSONAndSkipsTheRest(t *testing.T) {
 	}
 	if len(objs.ImageDigestMirrorSets) != 1 || len(objs.ImageTagMirrorSets) != 1 || len(objs.ImageContentSourcePolicies) != 1 ||
 		len(objs.Pools) != 1 || objs.Image == nil || objs.ClusterVersion == nil {
-		t.Fatalf("objects: %s", objs.Kinds())
+		t.Fatalf("objects: %s", objs.Summary())
 	}
 	if got := objs.ImageTagMirrorSets[0].Spec.ImageTagMirrors[0].Mirrors[0]; got != "m.local/t" {
 		t.Errorf("List item decoded wrong: %q", got)
@@ -81,12 +81,12 @@ func TestReadDirTakesEveryKindFromYAMLAndJSONAndSkipsTheRest(t *testing.T) {
 		!strings.Contains(objs.Skipped[1], `v1 Namespace "demo"`) || !strings.Contains(objs.Skipped[1], "mirrors.yaml (document 2)") {
 		t.Errorf("skipped: %q", objs.Skipped)
 	}
-	in := objs.RenderInputs("", "v")
-	if in.ReleaseImage != objs.ClusterVersion.Status.Desired.Image {
-		t.Errorf("release image %q not taken from the ClusterVersion", in.ReleaseImage)
+	if got, _ := objs.ReleaseImage(); got != objs.ClusterVersion.Status.Desired.Image {
+		t.Errorf("release image %q not taken from the ClusterVersion", got)
 	}
-	if in := objs.RenderInputs("quay.io/x/y:1", "v"); in.ReleaseImage != "quay.io/x/y:1" {
-		t.Errorf("--release-image did not win: %q", in.ReleaseImage)
+	objs.ReleaseImageFlag = "quay.io/x/y:1"
+	if got, at := objs.ReleaseImage(); got != "quay.io/x/y:1" || at.Field != "--release-image" {
+		t.Errorf("--release-image did not win: %q from %s", got, at)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 	refregistries "github.com/openshift/runtime-utils/pkg/registries"
 
+	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/registries"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
@@ -34,20 +35,20 @@ var benchReferenceMax = flag.Int("bench.reference-max", envInt("REGISTRIES_BENCH
 var benchSizes = []int{100, 1000, 10000, 50000}
 
 func BenchmarkMerge(b *testing.B) {
-	benchImpls(b, func(in *registries.Inputs) error {
+	benchImpls(b, func(in *inputs.Inputs) error {
 		_, err := registries.MergeOnly(in)
 		return err
-	}, func(in *registries.Inputs) error {
+	}, func(in *inputs.Inputs) error {
 		_, err := referenceEdit(in)
 		return err
 	})
 }
 
 func BenchmarkMergeAndRender(b *testing.B) {
-	benchImpls(b, func(in *registries.Inputs) error {
+	benchImpls(b, func(in *inputs.Inputs) error {
 		_, err := registries.Merge(in)
 		return err
-	}, func(in *registries.Inputs) error {
+	}, func(in *inputs.Inputs) error {
 		conf, err := referenceEdit(in)
 		if err != nil {
 			return err
@@ -58,11 +59,11 @@ func BenchmarkMergeAndRender(b *testing.B) {
 }
 
 // benchImpls runs ours and the reference side by side at every size, as sources=N/impl=ours|reference.
-func benchImpls(b *testing.B, ours, reference func(*registries.Inputs) error) {
+func benchImpls(b *testing.B, ours, reference func(*inputs.Inputs) error) {
 	for _, n := range benchSizes {
 		for _, impl := range []struct {
 			name string
-			run  func(*registries.Inputs) error
+			run  func(*inputs.Inputs) error
 		}{{"ours", ours}, {"reference", reference}} {
 			b.Run(fmt.Sprintf("sources=%d/impl=%s", n, impl.name), func(b *testing.B) {
 				if impl.name == "reference" {
@@ -92,9 +93,9 @@ func reportPerSource(b *testing.B, n int) {
 }
 
 // referenceEdit is the reference merge on the node's base configuration.
-func referenceEdit(in *registries.Inputs) (*sysregistriesv2.V2RegistriesConf, error) {
+func referenceEdit(in *inputs.Inputs) (*sysregistriesv2.V2RegistriesConf, error) {
 	conf := &sysregistriesv2.V2RegistriesConf{UnqualifiedSearchRegistries: []string{"registry.access.redhat.com", "docker.io"}}
-	rs := in.RegistrySources
+	rs := in.RegistrySources()
 	err := refregistries.EditRegistriesConfig(conf, rs.InsecureRegistries, rs.BlockedRegistries,
 		in.ImageContentSourcePolicies, in.ImageDigestMirrorSets, in.ImageTagMirrorSets)
 	return conf, err
@@ -107,7 +108,7 @@ func referenceEdit(in *registries.Inputs) (*sysregistriesv2.V2RegistriesConf, er
 // object; NeverContactSource on about 10% of the sources. Insecure and blocked scopes are 5% of n each:
 // namespaces below mirrored sources (so that they inherit mirrors), mirror namespaces (so that mirrors are
 // insecure) and a few whole registries.
-func benchInputs(tb testing.TB, n int) *registries.Inputs {
+func benchInputs(tb testing.TB, n int) *inputs.Inputs {
 	if in := benchInputCache[n]; in != nil {
 		return in
 	}
@@ -119,7 +120,7 @@ func benchInputs(tb testing.TB, n int) *registries.Inputs {
 		}
 		return h
 	}
-	in := &registries.Inputs{ReleaseImage: fixtures.ReleaseImage}
+	in := &inputs.Inputs{ClusterVersion: fixtures.ClusterVersion(fixtures.ReleaseImage)}
 	var (
 		idms *configv1.ImageDigestMirrorSet
 		itms *configv1.ImageTagMirrorSet
@@ -165,7 +166,7 @@ func benchInputs(tb testing.TB, n int) *registries.Inputs {
 			idms.Spec.ImageDigestMirrors = append(idms.Spec.ImageDigestMirrors, fixtures.IDMS("", entry).Spec.ImageDigestMirrors...)
 		}
 	}
-	rs := &in.RegistrySources
+	rs := fixtures.RegistrySources(in)
 	for j := range max(1, n/20) {
 		src := sources[(j*20+7)%n]
 		switch j % 10 {
@@ -188,7 +189,7 @@ func benchInputs(tb testing.TB, n int) *registries.Inputs {
 }
 
 // benchInputCache holds the inputs of each size, built once (sub-benchmarks run one at a time).
-var benchInputCache = map[int]*registries.Inputs{}
+var benchInputCache = map[int]*inputs.Inputs{}
 
 func benchHash(s string) uint32 {
 	h := fnv.New32a()

@@ -1,6 +1,8 @@
 package registries
 
 import (
+	"github.com/openshift/registries-controller/pkg/inputs"
+
 	"fmt"
 	"slices"
 
@@ -10,7 +12,7 @@ import (
 // scopeItem is one item of an Image registrySources list.
 type scopeItem struct {
 	scope  Scope
-	origin Origin
+	origin inputs.FieldRef
 }
 
 // regEntry is one [[registry]] table under construction.
@@ -19,7 +21,7 @@ type regEntry struct {
 	reg   sysregistriesv2.Registry
 	// own is true for mirrored sources: their mirrors come from mirror sets, not from an enclosing scope.
 	own     bool
-	origins []Origin
+	origins []inputs.FieldRef
 	// from is the enclosing source whose mirrors the entry inherited, if any.
 	from *regEntry
 }
@@ -90,7 +92,7 @@ func covered(s Scope, set *scopeSet) bool {
 // buildRegistries computes the [[registry]] entries (semantics §2, steps 3-7) in the reference's order:
 // digest sources, tag-only sources, then new blocked scopes and new insecure scopes in list order.
 // It returns the problems that make the input impossible to render faithfully.
-func buildRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) ([]sysregistriesv2.Registry, []InheritedReport, []Problem) {
+func buildRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) ([]sysregistriesv2.Registry, []InheritedReport, []inputs.Problem) {
 	b := &registryBuilder{byScope: make(map[Scope]*regEntry, len(digest)+len(tag)+len(insecure)+len(blocked))}
 	addSets := func(sets []*mirrorSet, pullFrom string) {
 		for _, s := range sets {
@@ -128,7 +130,7 @@ func buildRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) ([
 			}
 		}
 	}
-	var problems []Problem
+	var problems []inputs.Problem
 	out := make([]sysregistriesv2.Registry, len(b.list))
 	for i, e := range b.list {
 		for j := range e.reg.Mirrors {
@@ -168,17 +170,17 @@ func (e *regEntry) inherit(from *regEntry) {
 // checkInherited reports inherited mirror locations that are not valid locations. This happens only
 // below a wildcard source whose mirror has a port while the nested scope has one too
 // ("m.local:443" + ":5000/team"): containers/image would fail every pull under the nested scope.
-func (e *regEntry) checkInherited() []Problem {
+func (e *regEntry) checkInherited() []inputs.Problem {
 	if e.from == nil {
 		return nil
 	}
-	var ps []Problem
+	var ps []inputs.Problem
 	for _, m := range e.reg.Mirrors {
 		if mirrorPattern.MatchString(m.Location) {
 			continue
 		}
 		for _, o := range e.from.origins {
-			ps = append(ps, Problem{Object: o.Object, Field: o.Field + ".source", Value: string(e.from.scope),
+			ps = append(ps, inputs.Problem{At: inputs.FieldRef{Object: o.Object, Field: o.Field + ".source"}, Value: string(e.from.scope),
 				Message: fmt.Sprintf("the nested scope %q (from %s) would inherit the mirror location %q, which is not a valid location", e.scope, originList(e.origins), m.Location),
 				Fix:     "configure mirrors for the nested scope explicitly, or use mirrors without a port for the wildcard source"})
 		}
@@ -190,7 +192,7 @@ func (e *regEntry) checkInherited() []Problem {
 // checkShadowed reports an exact host that containers/image would never use: a wildcard of the same
 // length ("*.b.com" and "a.b.com") wins the tie at pull time because "*" sorts first (semantics §7.6).
 // It is a problem only when the two entries say different things.
-func (b *registryBuilder) checkShadowed(e *regEntry) []Problem {
+func (b *registryBuilder) checkShadowed(e *regEntry) []inputs.Problem {
 	s := string(e.scope)
 	if e.scope.IsWildcard() || e.scope.Host() != s || len(s) < 3 || s[1] != '.' {
 		return nil
@@ -199,13 +201,13 @@ func (b *registryBuilder) checkShadowed(e *regEntry) []Problem {
 	if w == nil || sameMeaning(&e.reg, &w.reg) {
 		return nil
 	}
-	var ps []Problem
+	var ps []inputs.Problem
 	for _, o := range e.origins {
 		field := o.Field
-		if o.Object.Kind != KindImage {
+		if o.Object.Kind != inputs.KindImage {
 			field += ".source"
 		}
-		ps = append(ps, Problem{Object: o.Object, Field: field, Value: s,
+		ps = append(ps, inputs.Problem{At: inputs.FieldRef{Object: o.Object, Field: field}, Value: s,
 			Message: fmt.Sprintf("containers/image resolves %q to the wildcard entry %q (from %s), which has the same length and always wins the tie, so this setting would be silently ignored", s, w.scope, originList(w.origins)),
 			Fix:     fmt.Sprintf("configure namespaces below %q (e.g. %q) instead, or give %q the same mirrors, insecure and blocked settings", s, s+"/ns", w.scope)})
 	}
@@ -224,7 +226,7 @@ func sameMeaning(a, b *sysregistriesv2.Registry) bool {
 	return true
 }
 
-func originList(os []Origin) string {
+func originList(os []inputs.FieldRef) string {
 	if len(os) == 0 {
 		return "nothing"
 	}

@@ -21,6 +21,7 @@ import (
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 	refregistries "github.com/openshift/runtime-utils/pkg/registries"
 
+	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/registries"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/test/fixtures"
@@ -116,7 +117,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // problemClass names the kind of a problem without its values, for counting.
-func problemClass(p registries.Problem) string {
+func problemClass(p inputs.Problem) string {
 	switch m := p.Message; {
 	case strings.Contains(m, "wins the tie"):
 		return "§7.6 exact host shadowed by a wildcard of the same length"
@@ -201,9 +202,9 @@ func parentOf(s string) string {
 
 // generateInputs returns random mirror objects and registry scopes for seed. The inputs are mostly
 // valid; a few (conflicting policies, wildcard ties, source as mirror with NeverContactSource) are not.
-func generateInputs(seed uint64) *registries.Inputs {
+func generateInputs(seed uint64) *inputs.Inputs {
 	g := &generator{r: rand.New(rand.NewPCG(seed, 0x5eed))}
-	in := &registries.Inputs{ReleaseImage: diffReleaseImage}
+	in := &inputs.Inputs{ClusterVersion: fixtures.ClusterVersion(diffReleaseImage)}
 	icsps := map[string]*operatorv1alpha1.ImageContentSourcePolicy{}
 	idmss := map[string]*configv1.ImageDigestMirrorSet{}
 	itmss := map[string]*configv1.ImageTagMirrorSet{}
@@ -313,7 +314,7 @@ func generateInputs(seed uint64) *registries.Inputs {
 			return g.pick(genHosts) + g.pick(genPaths)
 		}
 	}
-	rs := &in.RegistrySources
+	rs := fixtures.RegistrySources(in)
 	for range g.between(0, 3) {
 		rs.InsecureRegistries = append(rs.InsecureRegistries, scope())
 	}
@@ -325,7 +326,7 @@ func generateInputs(seed uint64) *registries.Inputs {
 
 // referenceMerge runs the reference: the node's base registries.conf decoded with BurntSushi/toml,
 // EditRegistriesConfig, and the TOML encoding, as MCO does.
-func referenceMerge(in *registries.Inputs) (conf []byte, err error) {
+func referenceMerge(in *inputs.Inputs) (conf []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("reference panicked: %v", r)
@@ -335,7 +336,7 @@ func referenceMerge(in *registries.Inputs) (conf []byte, err error) {
 	if _, err := toml.Decode(referenceBaseConf, &c); err != nil {
 		return nil, err
 	}
-	rs := in.RegistrySources
+	rs := in.RegistrySources()
 	if err := refregistries.EditRegistriesConfig(&c, rs.InsecureRegistries, rs.BlockedRegistries,
 		in.ImageContentSourcePolicies, in.ImageDigestMirrorSets, in.ImageTagMirrorSets); err != nil {
 		return nil, err
@@ -350,11 +351,11 @@ func referenceMerge(in *registries.Inputs) (conf []byte, err error) {
 // referenceBaseConf is the node's base /etc/containers/registries.conf.
 const referenceBaseConf = "unqualified-search-registries = ['registry.access.redhat.com', 'docker.io']\n"
 
-func compareWithReference(t *testing.T, seed uint64, in *registries.Inputs, st *diffStats) {
+func compareWithReference(t *testing.T, seed uint64, in *inputs.Inputs, st *diffStats) {
 	t.Helper()
 	ours, err := registries.Merge(in)
 	if err != nil {
-		var invalid *registries.InvalidInputError
+		var invalid *inputs.InvalidError
 		if !errors.As(err, &invalid) {
 			t.Fatalf("seed %d: Merge failed with an internal error: %v\ninput:\n%s", seed, err, formatInputs(in))
 		}
@@ -532,10 +533,10 @@ type defectModel struct {
 	wildcardNested []string                   // non-own entries nested in a wildcard mirrored source
 	entry          map[string]map[string]bool // scope -> defects whose condition holds for its entry
 	mirrorsOf      map[string][]string        // mirrored source -> every location listed for it
-	in             *registries.Inputs
+	in             *inputs.Inputs
 }
 
-func newDefectModel(in *registries.Inputs) *defectModel {
+func newDefectModel(in *inputs.Inputs) *defectModel {
 	m := &defectModel{in: in, lists: map[string][][]string{}, never: map[string]bool{}, own: map[string]bool{},
 		entry: map[string]map[string]bool{}, mirrorsOf: map[string][]string{}}
 	add := func(group, source string, mirrors []string, policy configv1.MirrorSourcePolicy) {
@@ -580,8 +581,8 @@ func newDefectModel(in *registries.Inputs) *defectModel {
 	}
 	sort.Strings(m.digest)
 	sort.Strings(m.tag)
-	m.insecure = in.RegistrySources.InsecureRegistries
-	m.blocked = in.RegistrySources.BlockedRegistries
+	m.insecure = in.RegistrySources().InsecureRegistries
+	m.blocked = in.RegistrySources().BlockedRegistries
 	for _, s := range append(slices.Clone(m.blocked), m.insecure...) {
 		if !m.own[s] && !slices.Contains(m.nonOwn, s) {
 			m.nonOwn = append(m.nonOwn, s)

@@ -1,11 +1,14 @@
 package registries
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 
 	configv1 "github.com/openshift/api/config/v1"
+	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/openshift/registries-controller/pkg/inputs"
 )
 
 // Group says which pulls a mirror serves. ImageDigestMirrorSet and ImageContentSourcePolicy entries
@@ -19,17 +22,9 @@ const (
 	TagGroup Group = "tag"
 )
 
-// Origin names one entry of one object, e.g. ImageDigestMirrorSet "team-a" spec.imageDigestMirrors[2].
-type Origin struct {
-	Object ObjectRef
-	Field  string
-}
-
-func (o Origin) String() string { return fmt.Sprintf("%s %s", o.Object, o.Field) }
-
 // mirrorEntry is one source with its mirrors, whichever kind of object it came from.
 type mirrorEntry struct {
-	origin  Origin
+	origin  inputs.FieldRef
 	group   Group
 	source  string
 	mirrors []string
@@ -53,60 +48,44 @@ func (e *mirrorEntry) hasRealMirror() bool {
 
 // collectEntries flattens the mirror objects into entries, in a fixed order (kind, object name, index)
 // so that nothing downstream depends on the order the objects were listed in.
-func collectEntries(in *Inputs) []mirrorEntry {
-	n := 0
+func collectEntries(in *inputs.Inputs) []mirrorEntry {
+	var out []mirrorEntry
 	for _, o := range in.ImageContentSourcePolicies {
-		n += len(o.Spec.RepositoryDigestMirrors)
+		out = appendEntries(out, inputs.KindImageContentSourcePolicy, o, "spec.repositoryDigestMirrors", DigestGroup, o.Spec.RepositoryDigestMirrors,
+			func(m operatorv1alpha1.RepositoryDigestMirrors) (string, []string, configv1.MirrorSourcePolicy) {
+				return m.Source, m.Mirrors, "" // the kind has no policy: AllowContactingSource
+			})
 	}
 	for _, o := range in.ImageDigestMirrorSets {
-		n += len(o.Spec.ImageDigestMirrors)
+		out = appendEntries(out, inputs.KindImageDigestMirrorSet, o, "spec.imageDigestMirrors", DigestGroup, o.Spec.ImageDigestMirrors,
+			func(m configv1.ImageDigestMirrors) (string, []string, configv1.MirrorSourcePolicy) {
+				return m.Source, mirrorStrings(m.Mirrors), m.MirrorSourcePolicy
+			})
 	}
 	for _, o := range in.ImageTagMirrorSets {
-		n += len(o.Spec.ImageTagMirrors)
-	}
-	out := make([]mirrorEntry, 0, n)
-	for _, icsp := range in.ImageContentSourcePolicies {
-		obj := ObjectRef{Kind: KindImageContentSourcePolicy, Name: icsp.Name}
-		for i, rdm := range icsp.Spec.RepositoryDigestMirrors {
-			out = append(out, mirrorEntry{
-				origin:  Origin{Object: obj, Field: "spec.repositoryDigestMirrors[" + strconv.Itoa(i) + "]"},
-				group:   DigestGroup,
-				source:  rdm.Source,
-				mirrors: rdm.Mirrors,
+		out = appendEntries(out, inputs.KindImageTagMirrorSet, o, "spec.imageTagMirrors", TagGroup, o.Spec.ImageTagMirrors,
+			func(m configv1.ImageTagMirrors) (string, []string, configv1.MirrorSourcePolicy) {
+				return m.Source, mirrorStrings(m.Mirrors), m.MirrorSourcePolicy
 			})
-		}
 	}
-	for _, idms := range in.ImageDigestMirrorSets {
-		obj := ObjectRef{Kind: KindImageDigestMirrorSet, Name: idms.Name}
-		for i, m := range idms.Spec.ImageDigestMirrors {
-			out = append(out, mirrorEntry{
-				origin:  Origin{Object: obj, Field: "spec.imageDigestMirrors[" + strconv.Itoa(i) + "]"},
-				group:   DigestGroup,
-				source:  m.Source,
-				mirrors: mirrorStrings(m.Mirrors),
-				policy:  m.MirrorSourcePolicy,
-			})
-		}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].origin.Object.Less(out[j].origin.Object) })
+	return out
+}
+
+// appendEntries appends the entries of one mirror object: the list at field, each read by get.
+func appendEntries[E any](out []mirrorEntry, kind string, obj metav1.Object, field string, group Group, list []E,
+	get func(E) (source string, mirrors []string, policy configv1.MirrorSourcePolicy)) []mirrorEntry {
+	ref := inputs.ObjectRef{Kind: kind, Name: obj.GetName()}
+	for i, item := range list {
+		source, mirrors, policy := get(item)
+		out = append(out, mirrorEntry{
+			origin:  inputs.FieldRef{Object: ref, Field: field + "[" + strconv.Itoa(i) + "]"},
+			group:   group,
+			source:  source,
+			mirrors: mirrors,
+			policy:  policy,
+		})
 	}
-	for _, itms := range in.ImageTagMirrorSets {
-		obj := ObjectRef{Kind: KindImageTagMirrorSet, Name: itms.Name}
-		for i, m := range itms.Spec.ImageTagMirrors {
-			out = append(out, mirrorEntry{
-				origin:  Origin{Object: obj, Field: "spec.imageTagMirrors[" + strconv.Itoa(i) + "]"},
-				group:   TagGroup,
-				source:  m.Source,
-				mirrors: mirrorStrings(m.Mirrors),
-				policy:  m.MirrorSourcePolicy,
-			})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].origin.Object, out[j].origin.Object
-		if a.Kind != b.Kind {
-			return a.Kind < b.Kind
-		}
-		return a.Name < b.Name
-	})
 	return out
 }
 

@@ -4,12 +4,14 @@ import (
 	"regexp"
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
+
+	"github.com/openshift/registries-controller/pkg/inputs"
 )
 
 // MergeOnly runs what Merge does up to the registries.conf model, the equivalent of the reference's
 // EditRegistriesConfig: validation, the mirror-set merge, the release payload rule and the entries,
 // without encoding the file or loading it back. Benchmarks compare it with the reference.
-func MergeOnly(in *Inputs) (*sysregistriesv2.V2RegistriesConf, error) {
+func MergeOnly(in *inputs.Inputs) (*sysregistriesv2.V2RegistriesConf, error) {
 	m, err := buildModel(in)
 	if err != nil || m.registries == nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 
+	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/registries"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/test/fixtures"
@@ -39,8 +41,8 @@ const (
 	maxScriptTokens = 12
 )
 
-func parseScript(script string) *registries.Inputs {
-	in := &registries.Inputs{ReleaseImage: fixtures.ReleaseImage}
+func parseScript(script string) *inputs.Inputs {
+	in := &inputs.Inputs{ClusterVersion: fixtures.ClusterVersion(fixtures.ReleaseImage)}
 	icsps := map[string]*operatorv1alpha1.ImageContentSourcePolicy{}
 	idmss := map[string]*configv1.ImageDigestMirrorSet{}
 	itmss := map[string]*configv1.ImageTagMirrorSet{}
@@ -61,7 +63,7 @@ func parseScript(script string) *registries.Inputs {
 		if len(f) == 0 {
 			continue
 		}
-		rs := &in.RegistrySources
+		rs := fixtures.RegistrySources(in)
 		switch kind, args := f[0], f[1:]; kind {
 		case "icsp", "idms", "itms":
 			if len(args) < 2 {
@@ -107,9 +109,9 @@ func parseScript(script string) *registries.Inputs {
 		case "search":
 			rs.ContainerRuntimeSearchRegistries = append(rs.ContainerRuntimeSearchRegistries, args...)
 		case "release":
-			in.ReleaseImage = ""
+			in.ClusterVersion = nil
 			if len(args) > 0 {
-				in.ReleaseImage = args[0]
+				in.ClusterVersion = fixtures.ClusterVersion(args[0])
 			}
 		}
 	}
@@ -117,7 +119,7 @@ func parseScript(script string) *registries.Inputs {
 }
 
 // formatInputs writes in as an input script (the inverse of parseScript, for messages).
-func formatInputs(in *registries.Inputs) string {
+func formatInputs(in *inputs.Inputs) string {
 	var b strings.Builder
 	line := func(tokens ...string) {
 		for i, t := range tokens {
@@ -157,7 +159,7 @@ func formatInputs(in *registries.Inputs) string {
 			entry("itms", o.Name, e.Source, e.MirrorSourcePolicy, imageMirrorStrings(e.Mirrors))
 		}
 	}
-	rs := in.RegistrySources
+	rs := in.RegistrySources()
 	for _, l := range []struct {
 		key    string
 		values []string
@@ -166,8 +168,8 @@ func formatInputs(in *registries.Inputs) string {
 			line(append([]string{l.key}, l.values...)...)
 		}
 	}
-	if in.ReleaseImage != fixtures.ReleaseImage {
-		line("release", in.ReleaseImage)
+	if release, _ := in.ReleaseImage(); release != fixtures.ReleaseImage {
+		line("release", release)
 	}
 	return b.String()
 }
@@ -246,9 +248,9 @@ func FuzzMerge(f *testing.F) {
 	})
 }
 
-func checkInvalidInputError(t *testing.T, in *registries.Inputs, err error) {
+func checkInvalidInputError(t *testing.T, in *inputs.Inputs, err error) {
 	t.Helper()
-	var invalid *registries.InvalidInputError
+	var invalid *inputs.InvalidError
 	if !errors.As(err, &invalid) {
 		t.Fatalf("Merge failed with an internal error:\n%v\ninput:\n%s", err, formatInputs(in))
 	}
@@ -256,13 +258,13 @@ func checkInvalidInputError(t *testing.T, in *registries.Inputs, err error) {
 		t.Fatalf("invalid-input error without problems\ninput:\n%s", formatInputs(in))
 	}
 	for _, p := range invalid.Problems {
-		if p.Object.Kind == "" || p.Object.Name == "" || p.Field == "" || p.Message == "" {
+		if p.At.Object.Kind == "" || p.At.Object.Name == "" || p.At.Field == "" || p.Message == "" {
 			t.Fatalf("incomplete problem %#v\ninput:\n%s", p, formatInputs(in))
 		}
 	}
 }
 
-func checkResultLoads(t *testing.T, in *registries.Inputs, res *registries.Result) {
+func checkResultLoads(t *testing.T, in *inputs.Inputs, res *registries.Result) {
 	t.Helper()
 	if res.RegistriesConf == nil {
 		if res.Registries != nil {
@@ -282,6 +284,47 @@ func checkResultLoads(t *testing.T, in *registries.Inputs, res *registries.Resul
 	if err := checkNotShadowed(c); err != nil {
 		t.Fatalf("%v\ninput:\n%s\nfile:\n%s", err, formatInputs(in), res.RegistriesConf)
 	}
+	if err := checkSameLookups(res.Loaded, c); err != nil {
+		t.Fatalf("the in-memory lookups differ from containers/image's: %v\ninput:\n%s\nfile:\n%s", err, formatInputs(in), res.RegistriesConf)
+	}
+}
+
+// checkSameLookups checks that the merge's in-memory view of its registries.conf (Result.Loaded) answers as
+// containers/image does once it loads the file: the same entries, and for a digest and a tag pull of a
+// repository below every entry and mirror, the same attempts in the same order, blocked and insecure alike.
+func checkSameLookups(mem, loaded *registriesconf.Config) error {
+	want, err := loaded.Registries()
+	if err != nil {
+		return err
+	}
+	got, err := mem.Registries()
+	if err != nil {
+		return err
+	}
+	if !reflect.DeepEqual(got, want) {
+		return fmt.Errorf("entries:\n in memory: %+v\n loaded:    %+v", got, want)
+	}
+	var names []string
+	for _, e := range want {
+		names = append(names, strings.Replace(e.Prefix, "*", "x", 1))
+		for _, m := range e.Mirrors {
+			names = append(names, m.Location)
+		}
+	}
+	for _, name := range names {
+		for _, suffix := range []string{"/fz" + fuzzDigest, "/fz:v1", ":5000/fz:v1"} {
+			ref, err := registriesconf.ParseReference(name + suffix)
+			if err != nil {
+				continue // not every combination is a reference
+			}
+			a, errA := mem.PullSources(ref)
+			b, errB := loaded.PullSources(ref)
+			if (errA == nil) != (errB == nil) || errA == nil && !reflect.DeepEqual(a, b) {
+				return fmt.Errorf("%s:\n in memory: %+v %v\n loaded:    %+v %v", ref, a, errA, b, errB)
+			}
+		}
+	}
+	return nil
 }
 
 // checkNotShadowed checks semantics §7.6 as containers/image reads the file: a digest pull of a
@@ -329,7 +372,7 @@ func checkNotShadowed(c *registriesconf.Config) error {
 }
 
 // inputLists returns the mirror lists the input gives for source in group, in input order.
-func inputLists(in *registries.Inputs, group registries.Group, source string) [][]string {
+func inputLists(in *inputs.Inputs, group registries.Group, source string) [][]string {
 	var out [][]string
 	if group == registries.DigestGroup {
 		for _, o := range in.ImageContentSourcePolicies {
@@ -400,7 +443,7 @@ func pullFromMirrorOf(g registries.Group) string {
 // checkSourceOrder checks that a source is written ahead of one of its real mirrors only when some input
 // entry lists the source before that mirror (orderMirrors), and that entries inheriting mirrors keep the
 // position of the source among them.
-func checkSourceOrder(t *testing.T, in *registries.Inputs, res *registries.Result) {
+func checkSourceOrder(t *testing.T, in *inputs.Inputs, res *registries.Result) {
 	t.Helper()
 	if res.Registries == nil {
 		return
@@ -449,7 +492,7 @@ const fuzzDigest = "@sha256:1111111111111111111111111111111111111111111111111111
 // checkNeverContactSource checks that every source with NeverContactSource, and every entry inheriting
 // its mirrors, is blocked, in the model and as containers/image reads the file: a digest pull of a
 // repository directly under the entry never falls back to the source.
-func checkNeverContactSource(t *testing.T, in *registries.Inputs, res *registries.Result) {
+func checkNeverContactSource(t *testing.T, in *inputs.Inputs, res *registries.Result) {
 	t.Helper()
 	never := map[string]bool{}
 	for _, sr := range res.Report.Sources {
@@ -506,18 +549,18 @@ func checkNeverContactSource(t *testing.T, in *registries.Inputs, res *registrie
 
 // checkDeterministic merges the inputs again, as they are and with objects and entries shuffled, and
 // compares the outcome: the same bytes, or an invalid-input error with as many problems.
-func checkDeterministic(t *testing.T, in *registries.Inputs, res *registries.Result, err error) {
+func checkDeterministic(t *testing.T, in *inputs.Inputs, res *registries.Result, err error) {
 	t.Helper()
 	h := fnv.New64a()
 	h.Write([]byte(formatInputs(in)))
 	r := rand.New(rand.NewPCG(h.Sum64(), 0))
-	for i, again := range []*registries.Inputs{in, shuffledInputs(in, r)} {
+	for i, again := range []*inputs.Inputs{in, shuffledInputs(in, r)} {
 		res2, err2 := registries.Merge(again)
 		if (err == nil) != (err2 == nil) {
 			t.Fatalf("merge %d: error %v, then %v\ninput:\n%s\nshuffled:\n%s", i, err, err2, formatInputs(in), formatInputs(again))
 		}
 		if err != nil {
-			var a, b *registries.InvalidInputError
+			var a, b *inputs.InvalidError
 			if errors.As(err, &a) && errors.As(err2, &b) && len(a.Problems) != len(b.Problems) {
 				t.Fatalf("merge %d: %d problems, then %d:\n%v\n%v\ninput:\n%s\nshuffled:\n%s", i, len(a.Problems), len(b.Problems), err, err2, formatInputs(in), formatInputs(again))
 			}
@@ -536,7 +579,7 @@ func checkDeterministic(t *testing.T, in *registries.Inputs, res *registries.Res
 
 // shuffledInputs returns a deep copy of in with the objects of each kind, and the entries of each object,
 // in another order. The registrySources lists keep their order, which the output follows on purpose.
-func shuffledInputs(in *registries.Inputs, r *rand.Rand) *registries.Inputs {
+func shuffledInputs(in *inputs.Inputs, r *rand.Rand) *inputs.Inputs {
 	out := *in
 	out.ImageContentSourcePolicies = nil
 	for _, o := range in.ImageContentSourcePolicies {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/openshift/registries-controller/pkg/inputfiles"
+	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/registries"
 )
 
@@ -32,7 +33,7 @@ func TestGolden(t *testing.T) {
 			in := readGoldenInput(t, dir)
 			res, err := registries.Merge(in)
 			if want, ok := readOptional(t, dir, "problems.txt"); ok {
-				var invalid *registries.InvalidInputError
+				var invalid *inputs.InvalidError
 				if !errors.As(err, &invalid) {
 					t.Fatalf("want an invalid-input error, got result %v, error %v", res != nil, err)
 				}
@@ -55,7 +56,7 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func readGoldenInput(t *testing.T, dir string) *registries.Inputs {
+func readGoldenInput(t *testing.T, dir string) *inputs.Inputs {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, "input.yaml"))
 	if err != nil {
@@ -65,7 +66,7 @@ func readGoldenInput(t *testing.T, dir string) *registries.Inputs {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return objs.RenderInputs("", "test").MergeInputs()
+	return &objs.Inputs
 }
 
 func readOptional(t *testing.T, dir, name string) (string, bool) {

@@ -1,38 +1,32 @@
 package registries
 
 import (
+	"github.com/openshift/registries-controller/pkg/inputs"
+
 	"bytes"
-	"errors"
 	"fmt"
 
 	"github.com/BurntSushi/toml"
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
-	"github.com/containers/image/v5/signature"
 
 	"github.com/openshift/registries-controller/pkg/registriesconf"
-)
-
-// Node file paths of the rendered files.
-const (
-	RegistriesConfPath   = "/etc/containers/registries.conf"
-	PolicyJSONPath       = "/etc/containers/policy.json"
-	SearchRegistriesPath = "/etc/containers/registries.conf.d/01-image-searchRegistries.conf"
 )
 
 // BaseSearchRegistries is the search list of the node's base registries.conf, which the rendered file
 // starts from and replaces.
 var BaseSearchRegistries = []string{"registry.access.redhat.com", "docker.io"}
 
-// Result is the merged configuration: the files a node needs, and a report of how they came about.
-// A nil file means the node keeps its base file.
+// Result is the merged mirror configuration: the files a node needs, and a report of how they came about.
+// A nil file means the node keeps its base file (or has none).
 type Result struct {
-	// Registries is the registries.conf model, as written into RegistriesConf.
+	// Registries is the registries.conf model, as written into RegistriesConf; nil when none is written.
 	Registries *sysregistriesv2.V2RegistriesConf
+	// Loaded is Registries as containers/image holds it once loaded, for lookups in memory (which entry
+	// governs a scope, where a pull goes); nil when Registries is.
+	Loaded *registriesconf.Config
 	// RegistriesConf is the TOML of /etc/containers/registries.conf; nil when no mirror object exists
 	// and no registry is insecure or blocked.
 	RegistriesConf []byte
-	// Policy is the policy.json model, as written into PolicyJSON.
-	Policy *signature.Policy
 	// PolicyJSON is /etc/containers/policy.json; nil unless allowed or blocked registries apply.
 	PolicyJSON []byte
 	// SearchRegistries is the search-registries drop-in; nil unless containerRuntimeSearchRegistries is set.
@@ -41,11 +35,11 @@ type Result struct {
 	Report Report
 }
 
-// Merge computes the node files for the given inputs. It is pure and deterministic: the same inputs,
-// in any order, give the same bytes. Invalid inputs give an *InvalidInputError listing every problem;
-// any other error is an internal failure. Every file returned has been loaded back with
-// containers/image, so a file CRI-O could not load is never produced.
-func Merge(in *Inputs) (*Result, error) {
+// Merge computes the mirror configuration's node files for the given inputs. It is pure and deterministic:
+// the same inputs, in any order, give the same bytes, and nothing outside the process is read or written.
+// Invalid inputs give an *inputs.InvalidError listing every problem; any other error is an internal
+// failure. The caller loads the files back with containers/image before using them (render.Render does).
+func Merge(in *inputs.Inputs) (*Result, error) {
 	m, err := buildModel(in)
 	if err != nil {
 		return nil, err
@@ -58,10 +52,11 @@ func Merge(in *Inputs) (*Result, error) {
 		if err := m.registries.encode(); err != nil {
 			return nil, err
 		}
-		res.Registries, res.RegistriesConf, res.Report.Inherited = m.registries.conf, m.registries.data, m.registries.inherited
+		res.Registries, res.Loaded, res.RegistriesConf = m.registries.conf, m.registries.loaded, m.registries.data
+		res.Report.Inherited = m.registries.inherited
 	}
-	rs := &in.RegistrySources
-	if res.PolicyJSON, res.Policy, err = renderPolicy(rs.AllowedRegistries, m.plan); err != nil {
+	rs := in.RegistrySources()
+	if res.PolicyJSON, err = renderPolicy(rs.AllowedRegistries, m.plan); err != nil {
 		return nil, err
 	}
 	if len(rs.ContainerRuntimeSearchRegistries) > 0 {
@@ -70,16 +65,13 @@ func Merge(in *Inputs) (*Result, error) {
 			return nil, err
 		}
 	}
-	if err := res.loadBack(); err != nil {
-		return nil, err
-	}
 	return res, nil
 }
 
 // model is the merge up to the registries.conf model, before any encoding.
 type model struct {
 	digest, tag []*mirrorSet
-	ignored     []Problem
+	ignored     []inputs.Problem
 	plan        *blockingPlan
 	// registries is nil when no registries.conf is written.
 	registries *rendered
@@ -87,14 +79,14 @@ type model struct {
 
 // buildModel validates the inputs, merges the mirror sets, applies the release payload rule and builds
 // the registries.conf model: the part of Merge that corresponds to the reference's EditRegistriesConfig.
-func buildModel(in *Inputs) (*model, error) {
+func buildModel(in *inputs.Inputs) (*model, error) {
 	entries := collectEntries(in)
 	if ps := validate(in, entries); len(ps) > 0 {
-		return nil, &InvalidInputError{Problems: ps}
+		return nil, &inputs.InvalidError{Problems: ps}
 	}
 	m := &model{}
 	m.digest, m.tag, m.ignored = mergeMirrorSets(entries)
-	rs := &in.RegistrySources
+	rs := in.RegistrySources()
 	insecure := scopeItems("spec.registrySources.insecureRegistries", rs.InsecureRegistries)
 	blocked := scopeItems("spec.registrySources.blockedRegistries", rs.BlockedRegistries)
 	var err error
@@ -102,11 +94,10 @@ func buildModel(in *Inputs) (*model, error) {
 		return nil, err
 	}
 	// As the reference: any mirror object, even one without entries, means a rendered registries.conf.
-	mirrorObjects := len(in.ImageContentSourcePolicies) + len(in.ImageDigestMirrorSets) + len(in.ImageTagMirrorSets)
 	switch {
 	case m.plan.checked != nil:
 		m.registries = m.plan.checked // the payload check rendered exactly this
-	case mirrorObjects > 0 || len(insecure) > 0 || len(blocked) > 0:
+	case in.MirrorObjects() > 0 || len(insecure) > 0 || len(blocked) > 0:
 		if m.registries, err = renderRegistries(m.digest, m.tag, insecure, m.plan.blocked); err != nil {
 			return nil, err
 		}
@@ -117,25 +108,26 @@ func buildModel(in *Inputs) (*model, error) {
 func scopeItems(field string, values []string) []scopeItem {
 	out := make([]scopeItem, len(values))
 	for i, v := range values {
-		out[i] = scopeItem{scope: Scope(v), origin: Origin{Object: imageRef, Field: fmt.Sprintf("%s[%d]", field, i)}}
+		out[i] = scopeItem{scope: Scope(v), origin: inputs.FieldRef{Object: inputs.ImageRef, Field: fmt.Sprintf("%s[%d]", field, i)}}
 	}
 	return out
 }
 
-// rendered is a registries.conf model and, once encoded, its bytes.
+// rendered is a registries.conf model, as containers/image would load it, and, once encoded, its bytes.
 type rendered struct {
 	conf      *sysregistriesv2.V2RegistriesConf
+	loaded    *registriesconf.Config
 	inherited []InheritedReport
 	data      []byte
 }
 
 // renderRegistries builds the registries.conf model from the node's base file; the problems that make
-// the input impossible to render faithfully come back as an *InvalidInputError.
+// the input impossible to render faithfully come back as an *inputs.InvalidError.
 func renderRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) (*rendered, error) {
 	regs, inherited, problems := buildRegistries(digest, tag, insecure, blocked)
 	if len(problems) > 0 {
-		sortProblems(problems)
-		return nil, &InvalidInputError{Problems: problems}
+		inputs.SortProblems(problems)
+		return nil, &inputs.InvalidError{Problems: problems}
 	}
 	conf := &sysregistriesv2.V2RegistriesConf{
 		UnqualifiedSearchRegistries: append([]string(nil), BaseSearchRegistries...),
@@ -143,7 +135,11 @@ func renderRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) (
 	if len(regs) > 0 {
 		conf.Registries = regs
 	}
-	return &rendered{conf: conf, inherited: inherited}, nil
+	loaded, err := registriesconf.FromModel(conf)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: containers/image would not load the rendered registries.conf: %w", err)
+	}
+	return &rendered{conf: conf, loaded: loaded, inherited: inherited}, nil
 }
 
 // encode fills data, once.
@@ -164,47 +160,4 @@ func encodeTOML(conf *sysregistriesv2.V2RegistriesConf) ([]byte, error) {
 		return nil, fmt.Errorf("encoding registries configuration: %w", err)
 	}
 	return buf.Bytes(), nil
-}
-
-// errLoadBack marks a rendered file that containers/image rejects: always a bug here, never the
-// user's input, since the input was validated.
-var errLoadBack = errors.New("internal error: a rendered file does not load with containers/image")
-
-// loadBack loads the rendered files with containers/image, as CRI-O would, and checks that the library
-// reads back what was meant.
-func (r *Result) loadBack() error {
-	conf := r.RegistriesConf
-	if conf == nil && r.SearchRegistries != nil {
-		// The drop-in is read on top of the node's base file.
-		var err error
-		if conf, err = encodeTOML(&sysregistriesv2.V2RegistriesConf{UnqualifiedSearchRegistries: BaseSearchRegistries}); err != nil {
-			return err
-		}
-	}
-	if conf != nil {
-		dropIns := map[string][]byte{}
-		if r.SearchRegistries != nil {
-			dropIns["01-image-searchRegistries.conf"] = r.SearchRegistries
-		}
-		c, err := registriesconf.Load(conf, dropIns)
-		if err != nil {
-			return fmt.Errorf("%w: %v", errLoadBack, err)
-		}
-		defer c.Close()
-		if r.Registries != nil {
-			loaded, err := c.Registries()
-			if err != nil {
-				return fmt.Errorf("%w: %v", errLoadBack, err)
-			}
-			if len(loaded) != len(r.Registries.Registries) {
-				return fmt.Errorf("%w: %d entries written, %d loaded", errLoadBack, len(r.Registries.Registries), len(loaded))
-			}
-		}
-	}
-	if r.PolicyJSON != nil {
-		if _, err := signature.NewPolicyFromBytes(r.PolicyJSON); err != nil {
-			return fmt.Errorf("%w: policy.json: %v", errLoadBack, err)
-		}
-	}
-	return nil
 }

@@ -1,6 +1,8 @@
 package registries
 
 import (
+	"github.com/openshift/registries-controller/pkg/inputs"
+
 	"sort"
 	"strconv"
 )
@@ -11,9 +13,9 @@ type mirrorSet struct {
 	group   Group
 	lists   [][]string
 	never   bool
-	entries []Origin
+	entries []inputs.FieldRef
 	// origins maps each mirror to the entries that list it.
-	origins map[string][]Origin
+	origins map[string][]inputs.FieldRef
 	// mirrors is the merged order (orderMirrors).
 	mirrors []string
 }
@@ -21,7 +23,7 @@ type mirrorSet struct {
 // mergeMirrorSets groups the entries by group and exact source string, orders each source's mirrors,
 // and returns the sets of each group sorted by source. Entries without a real mirror are ignored
 // entirely, their policy included, and listed in the returned notes.
-func mergeMirrorSets(entries []mirrorEntry) (digest, tag []*mirrorSet, ignored []Problem) {
+func mergeMirrorSets(entries []mirrorEntry) (digest, tag []*mirrorSet, ignored []inputs.Problem) {
 	byGroup := map[Group]map[string]*mirrorSet{DigestGroup: {}, TagGroup: {}}
 	for i := range entries {
 		e := &entries[i]
@@ -30,13 +32,13 @@ func mergeMirrorSets(entries []mirrorEntry) (digest, tag []*mirrorSet, ignored [
 			if len(e.mirrors) > 0 {
 				msg = "its mirrors only repeat the source, so the entry configures nothing"
 			}
-			ignored = append(ignored, Problem{Object: e.origin.Object, Field: e.origin.Field, Value: e.source, Message: msg})
+			ignored = append(ignored, inputs.Problem{At: e.origin, Value: e.source, Message: msg})
 			continue
 		}
 		sets := byGroup[e.group]
 		s := sets[e.source]
 		if s == nil {
-			s = &mirrorSet{source: e.source, group: e.group, origins: make(map[string][]Origin, len(e.mirrors))}
+			s = &mirrorSet{source: e.source, group: e.group, origins: make(map[string][]inputs.FieldRef, len(e.mirrors))}
 			sets[e.source] = s
 		}
 		s.lists = append(s.lists, e.mirrors)
@@ -46,7 +48,7 @@ func mergeMirrorSets(entries []mirrorEntry) (digest, tag []*mirrorSet, ignored [
 			if j > 0 && contains(e.mirrors[:j], m) {
 				continue
 			}
-			s.origins[m] = append(s.origins[m], Origin{Object: e.origin.Object, Field: e.origin.Field + ".mirrors[" + strconv.Itoa(j) + "]"})
+			s.origins[m] = append(s.origins[m], inputs.FieldRef{Object: e.origin.Object, Field: e.origin.Field + ".mirrors[" + strconv.Itoa(j) + "]"})
 		}
 	}
 	finish := func(sets map[string]*mirrorSet) []*mirrorSet {
@@ -58,7 +60,7 @@ func mergeMirrorSets(entries []mirrorEntry) (digest, tag []*mirrorSet, ignored [
 		sort.Slice(out, func(i, j int) bool { return out[i].source < out[j].source })
 		return out
 	}
-	sortProblems(ignored)
+	inputs.SortProblems(ignored)
 	return finish(byGroup[DigestGroup]), finish(byGroup[TagGroup]), ignored
 }
 

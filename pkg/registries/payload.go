@@ -1,6 +1,8 @@
 package registries
 
 import (
+	"github.com/openshift/registries-controller/pkg/inputs"
+
 	"fmt"
 	"strings"
 
@@ -17,7 +19,7 @@ type blockingPlan struct {
 	// payloadRepository is added to policy.json's allowed scopes when the payload's registry is blocked
 	// but a mirror serves it; "" otherwise.
 	payloadRepository string
-	warnings          []Problem
+	warnings          []inputs.Problem
 	// checked is the registries.conf the check rendered, when it is also the one to write (every
 	// blocked scope kept); nil otherwise.
 	checked *rendered
@@ -32,23 +34,23 @@ const placeholderDigest = digest.Digest("sha256:00000000000000000000000000000000
 // reported. Unlike the reference, a check that cannot run is an error, never a silent drop of every
 // blocked and allowed registry. With no release image known, no blocked scope applies (fail closed:
 // blocking could make the cluster unable to pull its own payload).
-func planBlocking(in *Inputs, digestSets, tagSets []*mirrorSet, insecure, blocked []scopeItem) (*blockingPlan, error) {
+func planBlocking(in *inputs.Inputs, digestSets, tagSets []*mirrorSet, insecure, blocked []scopeItem) (*blockingPlan, error) {
 	if len(blocked) == 0 {
 		return &blockingPlan{}, nil
 	}
-	if in.ReleaseImage == "" {
+	releaseImage, at := in.ReleaseImage()
+	if releaseImage == "" {
 		plan := &blockingPlan{}
 		for _, b := range blocked {
-			plan.warnings = append(plan.warnings, Problem{Object: b.origin.Object, Field: b.origin.Field, Value: string(b.scope),
+			plan.warnings = append(plan.warnings, inputs.Problem{At: b.origin, Value: string(b.scope),
 				Message: "not applied: the release payload is unknown (no ClusterVersion status.desired.image), so it cannot be checked that blocking leaves the payload pullable",
 				Fix:     "this resolves itself once ClusterVersion \"version\" reports its desired release image"})
 		}
 		return plan, nil
 	}
-	at := in.releaseImageField()
-	ref, err := registriesconf.ParseReference(in.ReleaseImage)
+	ref, err := registriesconf.ParseReference(releaseImage)
 	if err != nil {
-		return nil, &InvalidInputError{Problems: []Problem{{Object: at.Object, Field: at.Field, Value: in.ReleaseImage,
+		return nil, &inputs.InvalidError{Problems: []inputs.Problem{{At: at, Value: releaseImage,
 			Message: "the release image is not a valid image reference, so blocked registries cannot be checked against it",
 			Fix:     "set a reference such as quay.io/openshift-release-dev/ocp-release@sha256:<digest>"}}}
 	}
@@ -72,8 +74,8 @@ func planBlocking(in *Inputs, digestSets, tagSets []*mirrorSet, insecure, blocke
 	plan := &blockingPlan{}
 	for _, b := range blocked {
 		if b.scope.Contains(repo) {
-			plan.warnings = append(plan.warnings, Problem{Object: b.origin.Object, Field: b.origin.Field, Value: string(b.scope),
-				Message: fmt.Sprintf("not applied: it would block the release payload %s, which has no unblocked mirror", in.ReleaseImage),
+			plan.warnings = append(plan.warnings, inputs.Problem{At: b.origin, Value: string(b.scope),
+				Message: fmt.Sprintf("not applied: it would block the release payload %s, which has no unblocked mirror", releaseImage),
 				Fix:     fmt.Sprintf("mirror %s with an ImageDigestMirrorSet to a registry that is not blocked, or block a narrower scope", repo)})
 			continue
 		}
@@ -82,33 +84,25 @@ func planBlocking(in *Inputs, digestSets, tagSets []*mirrorSet, insecure, blocke
 	return plan, nil
 }
 
-// payloadHasUnblockedMirror renders the configuration with every blocked scope and asks containers/image
-// where a digest pull of the payload goes: true when some mirror attempt is not refused as blocked. It
-// returns what it rendered, so that the merge need not render it again.
-func payloadHasUnblockedMirror(ref reference.Named, at FieldRef, digestSets, tagSets []*mirrorSet, insecure, blocked []scopeItem) (*rendered, bool, error) {
+// payloadHasUnblockedMirror renders the configuration with every blocked scope and asks, in memory and with
+// containers/image's own matching, where a digest pull of the payload goes: true when some mirror attempt is
+// not refused as blocked. It returns what it rendered, so that the merge need not render it again.
+func payloadHasUnblockedMirror(ref reference.Named, at inputs.FieldRef, digestSets, tagSets []*mirrorSet, insecure, blocked []scopeItem) (*rendered, bool, error) {
 	r, err := renderRegistries(digestSets, tagSets, insecure, blocked)
 	if err != nil {
 		return nil, false, err
 	}
-	if err := r.encode(); err != nil {
-		return nil, false, err
-	}
-	c, err := registriesconf.Load(r.data, nil)
-	if err != nil {
-		return nil, false, fmt.Errorf("checking the release payload against blocked registries: %w: %v", errLoadBack, err)
-	}
-	defer c.Close()
 	digested, ok := ref.(reference.Canonical)
 	if !ok {
 		if digested, err = reference.WithDigest(reference.TrimNamed(ref), placeholderDigest); err != nil {
 			return nil, false, fmt.Errorf("checking the release payload against blocked registries: %w", err)
 		}
 	}
-	pull, err := c.PullSources(digested)
+	pull, err := r.loaded.PullSources(digested)
 	if err != nil {
 		// containers/image cannot even list where the pull would go (a mirror it cannot rewrite the
 		// payload's name to): the payload would not be pullable, whatever is blocked.
-		return nil, false, &InvalidInputError{Problems: []Problem{{Object: at.Object, Field: at.Field, Value: ref.String(),
+		return nil, false, &inputs.InvalidError{Problems: []inputs.Problem{{At: at, Value: ref.String(),
 			Message: fmt.Sprintf("a digest pull of the release payload fails with this mirror configuration: %v", err),
 			Fix:     "check the mirrors configured for the payload's repository"}}}
 	}

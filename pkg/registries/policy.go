@@ -5,18 +5,15 @@ import (
 	"fmt"
 
 	"github.com/containers/image/v5/signature"
-
-	// Registers the docker transport, so that loading policy.json back validates its scopes.
-	_ "github.com/containers/image/v5/docker"
 )
 
 // renderPolicy builds /etc/containers/policy.json from the node's base policy (semantics §3): with
 // allowed registries, everything else is rejected; with blocked registries, only they are. The same
 // scopes go under the legacy "atomic" transport when it can express them. Returns nil when neither list
 // applies.
-func renderPolicy(allowed []string, plan *blockingPlan) ([]byte, *signature.Policy, error) {
+func renderPolicy(allowed []string, plan *blockingPlan) ([]byte, error) {
 	if len(allowed) == 0 && len(plan.blocked) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	accept := signature.PolicyRequirements{signature.NewPRInsecureAcceptAnything()}
 	reject := signature.PolicyRequirements{signature.NewPRReject()}
@@ -50,7 +47,7 @@ func renderPolicy(allowed []string, plan *blockingPlan) ([]byte, *signature.Poli
 	policy.Transports["atomic"] = atomic
 	data, err := json.MarshalIndent(policy, "", "  ")
 	if err != nil {
-		return nil, nil, fmt.Errorf("encoding policy.json: %w", err)
+		return nil, fmt.Errorf("encoding policy.json: %w", err)
 	}
-	return data, policy, nil
+	return data, nil
 }

@@ -1,5 +1,7 @@
 package registries
 
+import "github.com/openshift/registries-controller/pkg/inputs"
+
 // Report explains a merge: where every mirror came from, and what was applied differently from what the
 // objects say (with the reason). It is meant for people (events, `render` output, `explain`), never parsed
 // to drive behaviour.
@@ -10,9 +12,9 @@ type Report struct {
 	Inherited []InheritedReport
 	// Warnings are parts of the input that were not applied as written, e.g. a blocked registry left out
 	// because it would block the release payload. Each names the object and field concerned.
-	Warnings []Problem
+	Warnings []inputs.Problem
 	// Ignored are entries that configure nothing, e.g. a source without mirrors.
-	Ignored []Problem
+	Ignored []inputs.Problem
 }
 
 // SourceReport describes the merged mirrors of one source in one group.
@@ -26,13 +28,13 @@ type SourceReport struct {
 	// Mirrors are the merged mirrors, in the order pulls try them.
 	Mirrors []MirrorReport
 	// Entries are the object entries that configure this source.
-	Entries []Origin
+	Entries []inputs.FieldRef
 }
 
 // MirrorReport names one merged mirror and the entries that listed it.
 type MirrorReport struct {
 	Location string
-	Origins  []Origin
+	Origins  []inputs.FieldRef
 }
 
 // InheritedReport records that Scope, which has no mirrors of its own, uses the mirrors of From.

@@ -1,6 +1,8 @@
 package registries
 
 import (
+	"github.com/openshift/registries-controller/pkg/inputs"
+
 	"fmt"
 	"regexp"
 	"strings"
@@ -151,11 +153,11 @@ func isAlnum(b byte) bool { return isLowerAlnum(b) || 'A' <= b && b <= 'Z' }
 
 // checkValue returns nil when v is well-formed for its kind, and otherwise a problem saying precisely
 // what is wrong with it and how to write it instead.
-func checkValue(at Origin, field, v string, kind valueKind) *Problem {
+func checkValue(at inputs.FieldRef, field, v string, kind valueKind) *inputs.Problem {
 	if kind.matches(v) {
 		return nil
 	}
-	p := &Problem{Object: at.Object, Field: field, Value: v}
+	p := &inputs.Problem{At: inputs.FieldRef{Object: at.Object, Field: field}, Value: v}
 	noun := kind.noun()
 	suggest := func(fixed string) string {
 		if fixed != "" && kind.matches(fixed) {
@@ -200,9 +202,9 @@ func checkValue(at Origin, field, v string, kind valueKind) *Problem {
 }
 
 // validate returns every problem in the input, in a deterministic order, or nil.
-func validate(in *Inputs, entries []mirrorEntry) []Problem {
-	var ps []Problem
-	add := func(p *Problem) {
+func validate(in *inputs.Inputs, entries []mirrorEntry) []inputs.Problem {
+	var ps []inputs.Problem
+	add := func(p *inputs.Problem) {
 		if p != nil {
 			ps = append(ps, *p)
 		}
@@ -213,13 +215,13 @@ func validate(in *Inputs, entries []mirrorEntry) []Problem {
 		}
 	}
 	ps = append(ps, policyConflicts(entries)...)
-	ps = append(ps, validateRegistrySources(&in.RegistrySources)...)
-	sortProblems(ps)
+	ps = append(ps, validateRegistrySources(in.RegistrySources())...)
+	inputs.SortProblems(ps)
 	return ps
 }
 
-func validateEntry(e *mirrorEntry) []Problem {
-	var ps []Problem
+func validateEntry(e *mirrorEntry) []inputs.Problem {
+	var ps []inputs.Problem
 	at := e.origin
 	if p := checkValue(at, at.Field+".source", e.source, kindSource); p != nil {
 		ps = append(ps, *p)
@@ -235,7 +237,7 @@ func validateEntry(e *mirrorEntry) []Problem {
 			continue
 		}
 		if e.neverContactSource() && m == e.source {
-			ps = append(ps, Problem{Object: at.Object, Field: field, Value: m,
+			ps = append(ps, inputs.Problem{At: inputs.FieldRef{Object: at.Object, Field: field}, Value: m,
 				Message: "a mirror equals the source while mirrorSourcePolicy is NeverContactSource, so the source would be contacted after all",
 				Fix:     "remove the source from the mirrors, or set mirrorSourcePolicy to AllowContactingSource"})
 		}
@@ -244,12 +246,12 @@ func validateEntry(e *mirrorEntry) []Problem {
 	case "", configv1.AllowContactingSource:
 	case configv1.NeverContactSource:
 		if !e.hasRealMirror() {
-			ps = append(ps, Problem{Object: at.Object, Field: at.Field + ".mirrorSourcePolicy", Value: string(e.policy),
+			ps = append(ps, inputs.Problem{At: inputs.FieldRef{Object: at.Object, Field: at.Field + ".mirrorSourcePolicy"}, Value: string(e.policy),
 				Message: "NeverContactSource needs at least one mirror other than the source, otherwise every pull from " + e.source + " would fail",
 				Fix:     "add a mirror, or remove mirrorSourcePolicy"})
 		}
 	default:
-		ps = append(ps, Problem{Object: at.Object, Field: at.Field + ".mirrorSourcePolicy", Value: string(e.policy),
+		ps = append(ps, inputs.Problem{At: inputs.FieldRef{Object: at.Object, Field: at.Field + ".mirrorSourcePolicy"}, Value: string(e.policy),
 			Message: "unknown mirrorSourcePolicy",
 			Fix:     "use NeverContactSource or AllowContactingSource"})
 	}
@@ -259,7 +261,7 @@ func validateEntry(e *mirrorEntry) []Problem {
 // policyConflicts reports sources that are given different mirrorSourcePolicy values anywhere in the
 // digest and tag groups (an ImageContentSourcePolicy entry counts as AllowContactingSource). Every entry
 // involved gets a problem, naming one of the entries it conflicts with.
-func policyConflicts(entries []mirrorEntry) []Problem {
+func policyConflicts(entries []mirrorEntry) []inputs.Problem {
 	known := func(e *mirrorEntry) bool {
 		return e.policy == "" || e.policy == configv1.AllowContactingSource || e.policy == configv1.NeverContactSource
 	}
@@ -270,7 +272,7 @@ func policyConflicts(entries []mirrorEntry) []Problem {
 			byNever[e.source] = e
 		}
 	}
-	var ps []Problem
+	var ps []inputs.Problem
 	for i := range entries {
 		e := &entries[i]
 		other := first[!e.neverContactSource()][e.source]
@@ -278,10 +280,10 @@ func policyConflicts(entries []mirrorEntry) []Problem {
 			continue
 		}
 		field := e.origin.Field + ".mirrorSourcePolicy"
-		if e.origin.Object.Kind == KindImageContentSourcePolicy {
+		if e.origin.Object.Kind == inputs.KindImageContentSourcePolicy {
 			field = e.origin.Field // the kind has no policy field; the entry itself counts as AllowContactingSource
 		}
-		ps = append(ps, Problem{Object: e.origin.Object, Field: field, Value: policyName(e.policy),
+		ps = append(ps, inputs.Problem{At: inputs.FieldRef{Object: e.origin.Object, Field: field}, Value: policyName(e.policy),
 			Message: fmt.Sprintf("source %q has mirrorSourcePolicy %s here but %s in %s", e.source, policyName(e.policy), policyName(other.policy), other.origin),
 			Fix:     "give every entry for the same source the same mirrorSourcePolicy (ImageContentSourcePolicy entries count as AllowContactingSource)"})
 	}
@@ -295,9 +297,9 @@ func policyName(p configv1.MirrorSourcePolicy) string {
 	return string(p)
 }
 
-func validateRegistrySources(rs *configv1.RegistrySources) []Problem {
-	var ps []Problem
-	at := Origin{Object: imageRef}
+func validateRegistrySources(rs *configv1.RegistrySources) []inputs.Problem {
+	var ps []inputs.Problem
+	at := inputs.FieldRef{Object: inputs.ImageRef}
 	lists := []struct {
 		field  string
 		values []string
@@ -316,7 +318,7 @@ func validateRegistrySources(rs *configv1.RegistrySources) []Problem {
 		}
 	}
 	if len(rs.AllowedRegistries) > 0 && len(rs.BlockedRegistries) > 0 {
-		ps = append(ps, Problem{Object: imageRef, Field: "spec.registrySources",
+		ps = append(ps, inputs.Problem{At: inputs.FieldRef{Object: inputs.ImageRef, Field: "spec.registrySources"},
 			Value:   fmt.Sprintf("allowedRegistries: %s, blockedRegistries: %s", shortList(rs.AllowedRegistries), shortList(rs.BlockedRegistries)),
 			Message: "allowedRegistries and blockedRegistries cannot both be set",
 			Fix:     "keep only one: allowedRegistries rejects everything not listed, blockedRegistries rejects only what is listed"})
@@ -336,7 +338,7 @@ func shortList(items []string) string {
 // host: without a "." or a port, and other than "localhost", "mirror/ns" names the Docker Hub repository
 // docker.io/mirror/ns, the rewritten reference is not canonical, and every pull of the source fails,
 // the fallback to the source included.
-func checkMirrorHost(at Origin, field, m string) *Problem {
+func checkMirrorHost(at inputs.FieldRef, field, m string) *inputs.Problem {
 	host := m
 	if i := strings.IndexByte(m, '/'); i >= 0 {
 		host = m[:i]
@@ -344,7 +346,7 @@ func checkMirrorHost(at Origin, field, m string) *Problem {
 	if strings.ContainsAny(host, ".:") || host == "localhost" || strings.ToLower(host) != host {
 		return nil
 	}
-	return &Problem{Object: at.Object, Field: field, Value: m,
+	return &inputs.Problem{At: inputs.FieldRef{Object: at.Object, Field: field}, Value: m,
 		Message: fmt.Sprintf("containers/image reads %q as a Docker Hub namespace, not a registry host, so every pull through this source would fail", host),
 		Fix:     fmt.Sprintf("name the registry with its domain or port, e.g. %q or %q", host+".example.com", host+":5000")}
 }

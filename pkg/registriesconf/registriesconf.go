@@ -1,10 +1,16 @@
-// Package registriesconf loads registries.conf files the way CRI-O and Podman do, with
-// containers/image's sysregistriesv2, and answers questions about them with the library's own logic:
-// which entry a reference matches, and which places a pull tries, in which order.
+// Package registriesconf is registries.conf as CRI-O and Podman read it, with containers/image's
+// sysregistriesv2: which entry a reference matches, and which places a pull tries, in which order.
 //
-// containers/image reads configuration only from files, so Load writes the given bytes into a private
-// temporary directory and points the library at it. Nothing else on the machine is read: not
-// /etc/containers, not the user's ~/.config/containers.
+// A Config comes from one of two places:
+//
+//   - Load reads bytes the way a node does. containers/image reads configuration only from files, so it writes
+//     them into a private temporary directory and points the library at it; nothing else on the machine is
+//     read (not /etc/containers, not the user's ~/.config/containers). The Checker loads every render this way.
+//   - FromModel answers the same questions in memory, from the model the render encodes, without any file:
+//     the pure core uses it (the release payload rule, sigstore attachments). Its matching is the library's,
+//     checked against Load by a differential test.
+//
+// Encode writes a model as TOML, byte for byte as github.com/BurntSushi/toml does.
 package registriesconf
 
 import (
@@ -19,13 +25,15 @@ import (
 	"github.com/containers/image/v5/types"
 )
 
-// DropInDir is the node directory for registries.conf drop-ins, relative to /etc/containers.
-const DropInDir = "registries.conf.d"
+// dropInDir is the directory for registries.conf drop-ins, relative to the registries.conf.
+const dropInDir = "registries.conf.d"
 
-// Config is a loaded registries.conf, with its drop-ins. Close releases it.
+// Config is a registries.conf as containers/image holds it once loaded, with its drop-ins. Close releases it.
 type Config struct {
-	dir string
-	sys *types.SystemContext
+	// dir and sys are set for a loaded file; model for one held in memory.
+	dir   string
+	sys   *types.SystemContext
+	model *sysregistriesv2.V2RegistriesConf
 }
 
 // Load parses registriesConf and the drop-ins (file name -> contents, e.g. "01-search.conf") exactly as
@@ -35,13 +43,8 @@ func Load(registriesConf []byte, dropIns map[string][]byte) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating a directory to load registries.conf from: %w", err)
 	}
-	c := &Config{dir: dir, sys: &types.SystemContext{
-		SystemRegistriesConfPath:    filepath.Join(dir, "registries.conf"),
-		SystemRegistriesConfDirPath: filepath.Join(dir, DropInDir),
-		// Keep the user's ~/.config/containers out of it.
-		RootForImplicitAbsolutePaths: dir,
-	}}
-	if err := c.write(registriesConf, dropIns); err != nil {
+	c := &Config{dir: dir, sys: systemContext(dir)}
+	if err := writeConfig(c.sys, registriesConf, dropIns); err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -50,6 +53,16 @@ func Load(registriesConf []byte, dropIns map[string][]byte) (*Config, error) {
 		return nil, fmt.Errorf("containers/image cannot load the registries configuration: %w", err)
 	}
 	return c, nil
+}
+
+// systemContext points containers/image at a registries.conf and drop-in directory in dir, and nowhere else.
+func systemContext(dir string) *types.SystemContext {
+	return &types.SystemContext{
+		SystemRegistriesConfPath:    filepath.Join(dir, "registries.conf"),
+		SystemRegistriesConfDirPath: filepath.Join(dir, dropInDir),
+		// Keep the user's ~/.config/containers out of it.
+		RootForImplicitAbsolutePaths: dir,
+	}
 }
 
 // LoadFile loads a registries.conf from disk, with the drop-ins in dropInDir when it is not empty.
@@ -85,21 +98,22 @@ var loadingRE = regexp.MustCompile(`loading (drop-in )?registries configuration 
 
 func stripTempPaths(msg string) string { return loadingRE.ReplaceAllString(msg, "") }
 
-func (c *Config) write(conf []byte, dropIns map[string][]byte) error {
-	if err := os.WriteFile(c.sys.SystemRegistriesConfPath, conf, 0o600); err != nil {
+// writeConfig writes conf and the drop-ins where sys points containers/image.
+func writeConfig(sys *types.SystemContext, conf []byte, dropIns map[string][]byte) error {
+	if err := os.WriteFile(sys.SystemRegistriesConfPath, conf, 0o600); err != nil {
 		return fmt.Errorf("writing registries.conf to load it: %w", err)
 	}
 	if len(dropIns) == 0 {
 		return nil
 	}
-	if err := os.Mkdir(c.sys.SystemRegistriesConfDirPath, 0o700); err != nil {
+	if err := os.Mkdir(sys.SystemRegistriesConfDirPath, 0o700); err != nil {
 		return fmt.Errorf("creating drop-in directory: %w", err)
 	}
 	for name, data := range dropIns {
 		if name != filepath.Base(name) {
 			return fmt.Errorf("drop-in name %q must be a plain file name", name)
 		}
-		if err := os.WriteFile(filepath.Join(c.sys.SystemRegistriesConfDirPath, name), data, 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(sys.SystemRegistriesConfDirPath, name), data, 0o600); err != nil {
 			return fmt.Errorf("writing drop-in %s to load it: %w", name, err)
 		}
 	}
@@ -119,23 +133,32 @@ func (c *Config) Close() {
 }
 
 // SystemContext returns the context that makes containers/image (for instance its docker transport)
-// read this configuration. It stays valid until Close.
+// read this configuration. It stays valid until Close; it is nil for a Config held in memory.
 func (c *Config) SystemContext() *types.SystemContext { return c.sys }
 
 // Registries returns the entries as the library holds them after loading: normalized, with duplicate
 // prefixes dropped (the first wins), sorted by prefix.
 func (c *Config) Registries() ([]sysregistriesv2.Registry, error) {
+	if c.model != nil {
+		return c.model.Registries, nil
+	}
 	return sysregistriesv2.GetRegistries(c.sys)
 }
 
 // UnqualifiedSearchRegistries returns the search list, drop-ins applied.
 func (c *Config) UnqualifiedSearchRegistries() ([]string, error) {
+	if c.model != nil {
+		return c.model.UnqualifiedSearchRegistries, nil
+	}
 	return sysregistriesv2.UnqualifiedSearchRegistries(c.sys)
 }
 
 // FindRegistry returns the entry that governs ref (a name like "quay.io/ns/repo", or a full reference),
 // or nil when no entry matches.
 func (c *Config) FindRegistry(ref string) (*sysregistriesv2.Registry, error) {
+	if c.model != nil {
+		return findRegistry(c.model.Registries, ref), nil
+	}
 	return sysregistriesv2.FindRegistry(c.sys, ref)
 }
 

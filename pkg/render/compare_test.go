@@ -14,7 +14,7 @@ import (
 
 func desiredWorker(t *testing.T) *mcfgv1.MachineConfig {
 	t.Helper()
-	out, err := render.Render(exampleInputs())
+	out, err := render.Render(exampleInputs(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

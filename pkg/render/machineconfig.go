@@ -11,6 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
+
+	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
 const (
@@ -25,11 +27,11 @@ const (
 // MachineConfigName returns the name of the generated MachineConfig of a pool: "99-worker-generated-registries".
 func MachineConfigName(pool string) string { return fmt.Sprintf("99-%s-generated-registries", pool) }
 
-// MachineConfig returns the generated MachineConfig of one pool (semantics §3): Ignition 3.5.0, each file
+// machineConfig returns the generated MachineConfig of one pool (semantics §3): Ignition 3.5.0, each file
 // overwritten with mode 0644 and its contents as a base64 data URL, the role label, an owner reference to
 // the Image "cluster" when it exists in a cluster, and the version annotation. It exists even when files is empty.
-func MachineConfig(pool string, files []File, image *configv1.Image, version string) (*mcfgv1.MachineConfig, error) {
-	raw, err := json.Marshal(IgnitionConfig(files))
+func machineConfig(pool string, files nodefiles.Files, image *configv1.Image, version string) (*mcfgv1.MachineConfig, error) {
+	raw, err := json.Marshal(ignitionConfig(files))
 	if err != nil {
 		return nil, fmt.Errorf("encoding the Ignition config: %w", err)
 	}
@@ -60,8 +62,8 @@ func ImageOwnerReference(image *configv1.Image) metav1.OwnerReference {
 	}
 }
 
-// IgnitionConfig returns the Ignition config that writes files, as the reference builds it.
-func IgnitionConfig(files []File) *ign3types.Config {
+// ignitionConfig returns the Ignition config that writes files, as the reference builds it.
+func ignitionConfig(files nodefiles.Files) *ign3types.Config {
 	cfg := &ign3types.Config{Ignition: ign3types.Ignition{Version: IgnitionVersion}}
 	for _, f := range files {
 		cfg.Storage.Files = append(cfg.Storage.Files, ign3types.File{
@@ -76,18 +78,18 @@ func IgnitionConfig(files []File) *ign3types.Config {
 }
 
 // Files decodes the files a MachineConfig writes, in order: path and contents.
-func Files(mc *mcfgv1.MachineConfig) ([]File, error) {
+func Files(mc *mcfgv1.MachineConfig) (nodefiles.Files, error) {
 	cfg, err := parseIgnition(mc)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]File, 0, len(cfg.Storage.Files))
+	out := make(nodefiles.Files, 0, len(cfg.Storage.Files))
 	for _, f := range cfg.Storage.Files {
 		data, err := decodeContents(f)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, File{Path: f.Path, Data: data})
+		out = append(out, nodefiles.File{Path: f.Path, Data: data})
 	}
 	return out, nil
 }

@@ -1,16 +1,22 @@
-// Package render is the one pure path from a cluster's mirror configuration to the MachineConfigs every
-// pool should carry. The controller and the offline `render` command both call Render, so install-time
-// and in-cluster output are byte-identical. Nothing here talks to a cluster, reads a clock, or reads files.
+// Package render is the one path from a cluster's inputs to the MachineConfigs every pool should carry. The
+// controller, the offline `render` command and the live-cluster tools all call Render, so install-time and
+// in-cluster output are byte-identical.
+//
+// Everything here is pure (no client, clock or file) except the one injected Checker: before a render returns
+// files, the Checker loads them as a node would, with containers/image, which reads configuration only from
+// files. That load is the only filesystem access of a render; the production Checker is
+// registriesconf.NewChecker, and it loads each distinct set of files once.
 package render
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
-	configv1 "github.com/openshift/api/config/v1"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
-	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 
+	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registries"
 )
 
@@ -18,48 +24,61 @@ import (
 // Other pools inherit the worker one through their machineConfigSelector.
 const BuiltInPoolLabel = "machineconfiguration.openshift.io/mco-built-in"
 
-// DefaultPools are rendered when no pool is given, as at install time.
-var DefaultPools = []string{"master", "worker"}
+// defaultPools are rendered when no pool is given, as at install time.
+var defaultPools = []string{"master", "worker"}
 
-// Inputs is everything a render reads. Objects may come straight from an informer cache: Render never
-// modifies them.
-type Inputs struct {
-	ImageContentSourcePolicies []*operatorv1alpha1.ImageContentSourcePolicy
-	ImageDigestMirrorSets      []*configv1.ImageDigestMirrorSet
-	ImageTagMirrorSets         []*configv1.ImageTagMirrorSet
-	// Image is the Image named "cluster", or nil. Its spec.registrySources adds insecure, blocked,
-	// allowed and search registries; the generated MachineConfigs are owned by it.
-	Image *configv1.Image
-	// ReleaseImage is the release payload (ClusterVersion status.desired.image), "" when unknown.
-	ReleaseImage string
-	// ReleaseImageField says where ReleaseImage came from, for messages (nil: ClusterVersion "version").
-	ReleaseImageField *registries.FieldRef
-	// Pools are the MachineConfigPools; only those labelled BuiltInPoolLabel get a MachineConfig. When
-	// empty, DefaultPools are rendered.
-	Pools []*mcfgv1.MachineConfigPool
+// Checker loads rendered files as a node would and fails when containers/image rejects one of them. It returns
+// how many [[registry]] entries the library read from registries.conf (0 when none is written), so the render
+// can tell that every entry it wrote is one the library uses.
+type Checker interface {
+	Check(files nodefiles.Files) (entries int, err error)
+}
+
+// Options are what a render needs besides the inputs.
+type Options struct {
 	// Version is written into the generated-by-controller-version annotation.
 	Version string
+	// Checker loads the rendered files back (registriesconf.NewChecker()); required.
+	Checker Checker
 }
 
 // Output is a complete render.
 type Output struct {
-	// Merge holds the node files and the report of how they came about.
+	// Files are the node files every pool gets, in MachineConfig order.
+	Files nodefiles.Files
+	// Report says where every mirror came from and what was not applied as written.
+	Report *registries.Report
+	// Merge is the merged mirror configuration, with the registries.conf model.
 	Merge *registries.Result
 	// MachineConfigs holds one MachineConfig per rendered pool, sorted by name.
 	MachineConfigs []*mcfgv1.MachineConfig
 }
 
-// Render computes the MachineConfigs for every built-in pool, merging the mirror configuration once.
-// Invalid input gives a *registries.InvalidInputError listing every problem.
-func Render(in *Inputs) (*Output, error) {
-	merge, err := registries.Merge(in.MergeInputs())
+// errCheck marks rendered files that containers/image rejects: always a bug here, never the user's input,
+// since the input was validated.
+var errCheck = errors.New("internal error: a rendered file does not load with containers/image")
+
+// Render computes the node files and the MachineConfig of every built-in pool, merging the inputs once and
+// loading the result back once. Invalid input gives an *inputs.InvalidError listing every problem.
+func Render(in *inputs.Inputs, opts Options) (*Output, error) {
+	if opts.Checker == nil {
+		return nil, errors.New("render: no Checker given")
+	}
+	merge, err := registries.Merge(in)
 	if err != nil {
 		return nil, err
 	}
-	files := NodeFiles(merge)
-	out := &Output{Merge: merge}
+	files := nodeFiles(merge)
+	entries, err := opts.Checker.Check(files)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errCheck, err)
+	}
+	if merge.Registries != nil && entries != len(merge.Registries.Registries) {
+		return nil, fmt.Errorf("%w: %d [[registry]] entries written, %d loaded", errCheck, len(merge.Registries.Registries), entries)
+	}
+	out := &Output{Files: files, Report: &merge.Report, Merge: merge}
 	for _, pool := range PoolNames(in.Pools) {
-		mc, err := MachineConfig(pool, files, in.Image, in.Version)
+		mc, err := machineConfig(pool, files, in.Image, opts.Version)
 		if err != nil {
 			return nil, fmt.Errorf("rendering the MachineConfig of pool %s: %w", pool, err)
 		}
@@ -68,27 +87,11 @@ func Render(in *Inputs) (*Output, error) {
 	return out, nil
 }
 
-// MergeInputs returns what the merge reads of in: the mirror objects, the Image's registrySources and
-// the release image.
-func (in *Inputs) MergeInputs() *registries.Inputs {
-	m := &registries.Inputs{
-		ImageContentSourcePolicies: in.ImageContentSourcePolicies,
-		ImageDigestMirrorSets:      in.ImageDigestMirrorSets,
-		ImageTagMirrorSets:         in.ImageTagMirrorSets,
-		ReleaseImage:               in.ReleaseImage,
-		ReleaseImageField:          in.ReleaseImageField,
-	}
-	if in.Image != nil {
-		m.RegistrySources = in.Image.Spec.RegistrySources
-	}
-	return m
-}
-
 // PoolNames returns the names of the pools that get a generated MachineConfig, sorted: the pools
-// labelled BuiltInPoolLabel, or DefaultPools when no pool is given.
+// labelled BuiltInPoolLabel, or master and worker when no pool is given (at install time).
 func PoolNames(pools []*mcfgv1.MachineConfigPool) []string {
 	if len(pools) == 0 {
-		return append([]string(nil), DefaultPools...)
+		return append([]string(nil), defaultPools...)
 	}
 	var names []string
 	for _, p := range pools {
@@ -100,20 +103,14 @@ func PoolNames(pools []*mcfgv1.MachineConfigPool) []string {
 	return names
 }
 
-// File is one file as it lands on a node.
-type File struct {
-	Path string
-	Data []byte
-}
-
-// NodeFiles returns the files of a merge in the order the reference writes them: registries.conf,
+// nodeFiles returns the files of a merge in the order the reference writes them: registries.conf,
 // policy.json, then the search-registries drop-in; files the node keeps as they are are left out.
-func NodeFiles(r *registries.Result) []File {
-	var files []File
-	for _, f := range []File{
-		{registries.RegistriesConfPath, r.RegistriesConf},
-		{registries.PolicyJSONPath, r.PolicyJSON},
-		{registries.SearchRegistriesPath, r.SearchRegistries},
+func nodeFiles(r *registries.Result) nodefiles.Files {
+	var files nodefiles.Files
+	for _, f := range []nodefiles.File{
+		{Path: nodefiles.RegistriesConf, Data: r.RegistriesConf},
+		{Path: nodefiles.PolicyJSON, Data: r.PolicyJSON},
+		{Path: nodefiles.SearchRegistries, Data: r.SearchRegistries},
 	} {
 		if f.Data != nil {
 			files = append(files, f)

@@ -13,12 +13,18 @@ import (
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
-func exampleInputs() *render.Inputs {
-	return &render.Inputs{
+// opts are the render options of the tests: the production Checker, so every render is loaded back.
+var opts = render.Options{Version: "v1.2.3", Checker: registriesconf.NewChecker()}
+
+func exampleInputs() *inputs.Inputs {
+	return &inputs.Inputs{
 		ImageDigestMirrorSets: []*configv1.ImageDigestMirrorSet{
 			fixtures.IDMS("release", fixtures.Mirror("quay.io/ocp", "mirror.local/ocp").Never()),
 			fixtures.IDMS("apps", fixtures.Mirror("quay.io/apps", "m1.local/apps"), fixtures.Mirror("quay.io/apps", "m0.local/apps")),
@@ -26,9 +32,8 @@ func exampleInputs() *render.Inputs {
 		ImageTagMirrorSets:         []*configv1.ImageTagMirrorSet{fixtures.ITMS("tools", fixtures.Mirror("registry.example.com/tools", "mirror.local/tools"))},
 		ImageContentSourcePolicies: []*operatorv1alpha1.ImageContentSourcePolicy{fixtures.ICSP("legacy", fixtures.Mirror("registry.redhat.io/ubi9", "mirror.local/ubi9"))},
 		Image:                      fixtures.Image(fixtures.Insecure("lab.local:5000"), fixtures.Blocked("docker.io"), fixtures.Search("quay.io")),
-		ReleaseImage:               fixtures.ReleaseImage,
+		ClusterVersion:             fixtures.ClusterVersion(fixtures.ReleaseImage),
 		Pools:                      []*mcfgv1.MachineConfigPool{fixtures.Pool("worker", true), fixtures.Pool("master", true), fixtures.Pool("infra", false)},
-		Version:                    "v1.2.3",
 	}
 }
 
@@ -46,7 +51,7 @@ type ignition struct {
 }
 
 func TestEveryBuiltInPoolGetsAMachineConfigAsTheReferenceWritesIt(t *testing.T) {
-	out, err := render.Render(exampleInputs())
+	out, err := render.Render(exampleInputs(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +105,7 @@ func TestEveryBuiltInPoolGetsAMachineConfigAsTheReferenceWritesIt(t *testing.T) 
 }
 
 func TestAMachineConfigExistsEvenWithNothingToWrite(t *testing.T) {
-	out, err := render.Render(&render.Inputs{})
+	out, err := render.Render(&inputs.Inputs{}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +124,7 @@ func TestAMachineConfigExistsEvenWithNothingToWrite(t *testing.T) {
 }
 
 func TestRenderDoesNotDependOnTheOrderOfObjectsOrEntries(t *testing.T) {
-	base, err := render.Render(exampleInputs())
+	base, err := render.Render(exampleInputs(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +135,7 @@ func TestRenderDoesNotDependOnTheOrderOfObjectsOrEntries(t *testing.T) {
 			in.ImageDigestMirrorSets[i], in.ImageDigestMirrorSets[j] = in.ImageDigestMirrorSets[j], in.ImageDigestMirrorSets[i]
 		})
 		rng.Shuffle(len(in.Pools), func(i, j int) { in.Pools[i], in.Pools[j] = in.Pools[j], in.Pools[i] })
-		out, err := render.Render(in)
+		out, err := render.Render(in, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +151,7 @@ func TestRenderLeavesItsInputsUntouched(t *testing.T) {
 	in := exampleInputs()
 	before := []runtime.Object{in.Image.DeepCopy(), in.ImageDigestMirrorSets[0].DeepCopy(), in.ImageDigestMirrorSets[1].DeepCopy(),
 		in.ImageTagMirrorSets[0].DeepCopy(), in.ImageContentSourcePolicies[0].DeepCopy(), in.Pools[0].DeepCopy()}
-	if _, err := render.Render(in); err != nil {
+	if _, err := render.Render(in, opts); err != nil {
 		t.Fatal(err)
 	}
 	after := []runtime.Object{in.Image, in.ImageDigestMirrorSets[0], in.ImageDigestMirrorSets[1],
@@ -177,7 +182,7 @@ func TestPoolNames(t *testing.T) {
 }
 
 func TestFilesDecodesWhatMachineConfigEncodes(t *testing.T) {
-	files := []render.File{{Path: "/etc/a", Data: []byte("x = 1\n")}, {Path: "/etc/b", Data: []byte("{}")}}
+	files := nodefiles.Files{{Path: "/etc/a", Data: []byte("x = 1\n")}, {Path: "/etc/b", Data: []byte("{}")}}
 	mc, err := render.MachineConfig("worker", files, nil, "v")
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +199,7 @@ func TestFilesDecodesWhatMachineConfigEncodes(t *testing.T) {
 func TestAnImageFromAFileGivesNoOwnerReference(t *testing.T) {
 	in := exampleInputs()
 	in.Image.UID = "" // as read by `render` at install time
-	out, err := render.Render(in)
+	out, err := render.Render(in, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,9 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/explain"
 	"github.com/openshift/registries-controller/pkg/inputfiles"
-	"github.com/openshift/registries-controller/pkg/registries"
+	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/pkg/registriesconf"
+	"github.com/openshift/registries-controller/pkg/render"
 )
 
 // env is what every scenario shares: a TLS registry and a plain-HTTP registry holding the test image,
@@ -277,7 +279,7 @@ func renderScenario(t *testing.T, manifests string) *explain.Rendered {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := explain.Render(objs.RenderInputs("", "e2e"))
+	r, err := explain.Render(&objs.Inputs, render.Options{Version: "e2e", Checker: registriesconf.NewChecker()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +289,7 @@ func renderScenario(t *testing.T, manifests string) *explain.Rendered {
 
 func policyJSON(r *explain.Rendered) []byte {
 	for _, f := range r.Files {
-		if f.Path == registries.PolicyJSONPath {
+		if f.Path == nodefiles.PolicyJSON {
 			return f.Data
 		}
 	}

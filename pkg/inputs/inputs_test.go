@@ -1,0 +1,108 @@
+package inputs_test
+
+import (
+	"testing"
+
+	configv1 "github.com/openshift/api/config/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/test/fixtures"
+)
+
+func TestEveryKindIsStoredWhereItsFieldSays(t *testing.T) {
+	in := &inputs.Inputs{}
+	for _, k := range inputs.Kinds {
+		o := k.New()
+		name := "obj"
+		if k.Singleton != "" {
+			name = k.Singleton
+		}
+		o.SetName(name)
+		if k.Namespaced {
+			o.SetNamespace("team")
+		}
+		in.Add(k, o)
+		if got := k.Objects(in); len(got) != 1 || got[0] != o {
+			t.Errorf("%s: Objects after Add: %v", k.Name, got)
+		}
+		ref := inputs.RefOf(k, o)
+		if in.Get(ref) != o {
+			t.Errorf("%s: Get(%s) does not find the object", k.Name, ref)
+		}
+		if inputs.KindOf(k.GroupVersion.String(), k.Name) != k || inputs.KindNamed(k.Name) != k {
+			t.Errorf("%s: not found by its apiVersion and name", k.Name)
+		}
+		if !in.Remove(k, o.GetNamespace(), name) || len(k.Objects(in)) != 0 || in.Remove(k, o.GetNamespace(), name) {
+			t.Errorf("%s: Remove did not remove exactly the object", k.Name)
+		}
+	}
+	if in.Summary() != "no input objects" {
+		t.Errorf("summary of nothing: %q", in.Summary())
+	}
+}
+
+func TestAddReplacesAnObjectOfTheSameNameAndIgnoresOtherSingletons(t *testing.T) {
+	shared := []*configv1.ImageDigestMirrorSet{fixtures.IDMS("a"), fixtures.IDMS("b")}
+	in := &inputs.Inputs{ImageDigestMirrorSets: shared}
+	idms := inputs.KindNamed(inputs.KindImageDigestMirrorSet)
+	replacement := fixtures.IDMS("a", fixtures.Mirror("quay.io/a", "m.local/a"))
+	in.Add(idms, replacement)
+	if len(in.ImageDigestMirrorSets) != 2 || in.Get(inputs.ObjectRef{Kind: idms.Name, Name: "a"}) != replacement {
+		t.Errorf("Add did not replace a: %v", in.ImageDigestMirrorSets)
+	}
+	if shared[0].Name != "a" || shared[1].Name != "b" || len(shared[0].Spec.ImageDigestMirrors) != 0 {
+		t.Errorf("the caller's slice was modified: %v", shared)
+	}
+	image := inputs.KindNamed(inputs.KindImage)
+	in.Add(image, &configv1.Image{ObjectMeta: metav1.ObjectMeta{Name: "other"}})
+	if in.Image != nil {
+		t.Errorf("an Image not named cluster was read")
+	}
+	in.Add(image, fixtures.Image())
+	if got := in.Summary(); got != "1 Image, 2 ImageDigestMirrorSet" {
+		t.Errorf("summary %q", got)
+	}
+	if in.MirrorObjects() != 2 {
+		t.Errorf("mirror objects %d, want 2", in.MirrorObjects())
+	}
+}
+
+func TestReleaseImageComesFromTheFlagOrTheClusterVersion(t *testing.T) {
+	in := &inputs.Inputs{}
+	if img, at := in.ReleaseImage(); img != "" || at.Object.Kind != inputs.KindClusterVersion {
+		t.Errorf("without a ClusterVersion: %q from %s", img, at)
+	}
+	in.ClusterVersion = fixtures.ClusterVersion("quay.io/r@sha256:" + "1111111111111111111111111111111111111111111111111111111111111111")
+	if img, at := in.ReleaseImage(); img != in.ClusterVersion.Status.Desired.Image || at.String() != `ClusterVersion "version" status.desired.image` {
+		t.Errorf("from the ClusterVersion: %q from %s", img, at)
+	}
+	in.ReleaseImageFlag = "quay.io/r:4.20"
+	if img, at := in.ReleaseImage(); img != "quay.io/r:4.20" || at.Field != "--release-image" {
+		t.Errorf("the flag wins: %q from %s", img, at)
+	}
+}
+
+func TestProblemsNameObjectAndField(t *testing.T) {
+	p := inputs.Problem{At: inputs.FieldRef{Object: inputs.ObjectRef{Kind: inputs.KindImagePolicy, Namespace: "team", Name: "sig"}, Field: "spec.scopes[0]"},
+		Value: "quay.io/x:", Message: "not a scope", Fix: "remove the colon"}
+	if got := p.String(); got != `ImagePolicy "team/sig": spec.scopes[0]: "quay.io/x:": not a scope; remove the colon` {
+		t.Errorf("String: %s", got)
+	}
+	if got := p.OnObject(); got != `spec.scopes[0]: "quay.io/x:": not a scope; remove the colon` {
+		t.Errorf("OnObject: %s", got)
+	}
+	ps := []inputs.Problem{
+		{At: inputs.FieldRef{Object: inputs.ObjectRef{Kind: "B", Name: "a"}, Field: "x"}},
+		{At: inputs.FieldRef{Object: inputs.ObjectRef{Kind: "A", Namespace: "z", Name: "a"}, Field: "y"}},
+		{At: inputs.FieldRef{Object: inputs.ObjectRef{Kind: "A", Namespace: "b", Name: "c"}, Field: "y"}},
+	}
+	inputs.SortProblems(ps)
+	if ps[0].At.Object.Namespace != "b" || ps[1].At.Object.Namespace != "z" || ps[2].At.Object.Kind != "B" {
+		t.Errorf("sorted: %+v", ps)
+	}
+	err := &inputs.InvalidError{Problems: append(ps, ps[0])}
+	if got := len(err.Objects()); got != 3 {
+		t.Errorf("objects %d, want 3 distinct", got)
+	}
+}

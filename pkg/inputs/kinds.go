@@ -1,0 +1,255 @@
+package inputs
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	configv1 "github.com/openshift/api/config/v1"
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Kind names, as an admin types them after `kubectl describe`.
+const (
+	KindImageContentSourcePolicy = "ImageContentSourcePolicy"
+	KindImageDigestMirrorSet     = "ImageDigestMirrorSet"
+	KindImageTagMirrorSet        = "ImageTagMirrorSet"
+	KindClusterImagePolicy       = "ClusterImagePolicy"
+	KindImagePolicy              = "ImagePolicy"
+	KindImage                    = "Image"
+	KindClusterVersion           = "ClusterVersion"
+	KindFeatureGate              = "FeatureGate"
+	KindMachineConfigPool        = "MachineConfigPool"
+)
+
+// Object is an API object of one of the input kinds.
+type Object interface {
+	metav1.Object
+	runtime.Object
+}
+
+// Kind describes one kind of input object: its API names, and where Inputs holds its objects. Kinds lists them.
+type Kind struct {
+	// Name is the kind as written in YAML, e.g. "ImageDigestMirrorSet".
+	Name string
+	// GroupVersion is the API group and version the controller reads, e.g. config.openshift.io/v1.
+	GroupVersion schema.GroupVersion
+	// Resource is the plural resource name, e.g. "imagedigestmirrorsets".
+	Resource string
+	// Namespaced is true for kinds whose objects live in a namespace (ImagePolicy).
+	Namespaced bool
+	// Singleton is the one name that counts for kinds read as a single object (the Image "cluster"); "" when
+	// every object of the kind counts.
+	Singleton string
+	// Mirrors is true for the kinds that configure mirrors (ICSP, IDMS, ITMS): any of them means a rendered
+	// registries.conf, and `migrate-icsp` and `preview` treat them alike.
+	Mirrors bool
+
+	store store
+}
+
+// store is how Inputs holds the objects of one kind.
+type store interface {
+	new() Object
+	add(in *Inputs, o Object)
+	remove(in *Inputs, namespace, name string) bool
+	list(in *Inputs) []Object
+}
+
+// Kinds are the input kinds, in the order summaries list them.
+var Kinds = []*Kind{
+	{Name: KindImageContentSourcePolicy, GroupVersion: operatorv1alpha1.GroupVersion, Resource: "imagecontentsourcepolicies", Mirrors: true,
+		store: listOf(func(in *Inputs) *[]*operatorv1alpha1.ImageContentSourcePolicy { return &in.ImageContentSourcePolicies })},
+	{Name: KindImageDigestMirrorSet, GroupVersion: configv1.GroupVersion, Resource: "imagedigestmirrorsets", Mirrors: true,
+		store: listOf(func(in *Inputs) *[]*configv1.ImageDigestMirrorSet { return &in.ImageDigestMirrorSets })},
+	{Name: KindImageTagMirrorSet, GroupVersion: configv1.GroupVersion, Resource: "imagetagmirrorsets", Mirrors: true,
+		store: listOf(func(in *Inputs) *[]*configv1.ImageTagMirrorSet { return &in.ImageTagMirrorSets })},
+	{Name: KindClusterImagePolicy, GroupVersion: configv1.GroupVersion, Resource: "clusterimagepolicies",
+		store: listOf(func(in *Inputs) *[]*configv1.ClusterImagePolicy { return &in.ClusterImagePolicies })},
+	{Name: KindImagePolicy, GroupVersion: configv1.GroupVersion, Resource: "imagepolicies", Namespaced: true,
+		store: listOf(func(in *Inputs) *[]*configv1.ImagePolicy { return &in.ImagePolicies })},
+	{Name: KindImage, GroupVersion: configv1.GroupVersion, Resource: "images", Singleton: ImageConfigName,
+		store: singleton(func(in *Inputs) **configv1.Image { return &in.Image })},
+	{Name: KindClusterVersion, GroupVersion: configv1.GroupVersion, Resource: "clusterversions", Singleton: ClusterVersionName,
+		store: singleton(func(in *Inputs) **configv1.ClusterVersion { return &in.ClusterVersion })},
+	{Name: KindFeatureGate, GroupVersion: configv1.GroupVersion, Resource: "featuregates", Singleton: FeatureGateName,
+		store: singleton(func(in *Inputs) **configv1.FeatureGate { return &in.FeatureGate })},
+	{Name: KindMachineConfigPool, GroupVersion: mcfgv1.GroupVersion, Resource: "machineconfigpools",
+		store: listOf(func(in *Inputs) *[]*mcfgv1.MachineConfigPool { return &in.Pools })},
+}
+
+// KindNamed returns the kind with the given name ("ImageDigestMirrorSet"), or nil.
+func KindNamed(name string) *Kind {
+	for _, k := range Kinds {
+		if k.Name == name {
+			return k
+		}
+	}
+	return nil
+}
+
+// KindOf returns the kind of a manifest's apiVersion and kind, or nil. Only the group must match: a manifest
+// of another version of the same kind is decoded into the version the controller reads.
+func KindOf(apiVersion, kind string) *Kind {
+	group, _, _ := strings.Cut(apiVersion, "/")
+	if !strings.Contains(apiVersion, "/") {
+		group = ""
+	}
+	for _, k := range Kinds {
+		if k.Name == kind && k.GroupVersion.Group == group {
+			return k
+		}
+	}
+	return nil
+}
+
+// GroupVersionResource returns the resource the controller lists and watches.
+func (k *Kind) GroupVersionResource() schema.GroupVersionResource {
+	return k.GroupVersion.WithResource(k.Resource)
+}
+
+// New returns an empty object of the kind, to decode into.
+func (k *Kind) New() Object { return k.store.new() }
+
+// Counts reports whether an object of this kind with this name is read at all: every object, or only the
+// singleton's name.
+func (k *Kind) Counts(name string) bool { return k.Singleton == "" || name == k.Singleton }
+
+// Objects returns the objects of the kind that in holds.
+func (k *Kind) Objects(in *Inputs) []Object { return k.store.list(in) }
+
+// Add adds o, an object of the kind (as returned by New or a lister), replacing an object with the same
+// namespace and name. Objects of a singleton kind with another name are not read and are not added.
+func (in *Inputs) Add(k *Kind, o Object) {
+	if !k.Counts(o.GetName()) {
+		return
+	}
+	k.store.remove(in, o.GetNamespace(), o.GetName())
+	k.store.add(in, o)
+}
+
+// Remove removes the object of kind k with this namespace and name, and reports whether there was one.
+func (in *Inputs) Remove(k *Kind, namespace, name string) bool {
+	return k.store.remove(in, namespace, name)
+}
+
+// Get returns the object ref names, or nil.
+func (in *Inputs) Get(ref ObjectRef) Object {
+	k := KindNamed(ref.Kind)
+	if k == nil {
+		return nil
+	}
+	for _, o := range k.store.list(in) {
+		if o.GetName() == ref.Name && o.GetNamespace() == ref.Namespace {
+			return o
+		}
+	}
+	return nil
+}
+
+// Summary says in one line what in holds, e.g. "1 Image, 2 ImageDigestMirrorSets"; "no input objects" when empty.
+func (in *Inputs) Summary() string {
+	var parts []string
+	for _, k := range Kinds {
+		if n := len(k.store.list(in)); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, k.Name))
+		}
+	}
+	if len(parts) == 0 {
+		return "no input objects"
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
+}
+
+// MirrorObjects returns how many objects of the mirror kinds in holds.
+func (in *Inputs) MirrorObjects() int {
+	n := 0
+	for _, k := range Kinds {
+		if k.Mirrors {
+			n += len(k.store.list(in))
+		}
+	}
+	return n
+}
+
+// listStore holds the objects of a kind read as a list, in a slice field of Inputs.
+type listStore[T any, P interface {
+	*T
+	Object
+}] struct {
+	field func(*Inputs) *[]P
+}
+
+func listOf[T any, P interface {
+	*T
+	Object
+}](field func(*Inputs) *[]P) store {
+	return listStore[T, P]{field: field}
+}
+
+func (s listStore[T, P]) new() Object { return P(new(T)) }
+
+func (s listStore[T, P]) add(in *Inputs, o Object) {
+	f := s.field(in)
+	*f = append(*f, o.(P))
+}
+
+func (s listStore[T, P]) remove(in *Inputs, namespace, name string) bool {
+	f := s.field(in)
+	i := slices.IndexFunc(*f, func(o P) bool { return o.GetName() == name && o.GetNamespace() == namespace })
+	if i < 0 {
+		return false
+	}
+	*f = slices.Delete(slices.Clone(*f), i, i+1) // the slice may be shared with a caller's
+	return true
+}
+
+func (s listStore[T, P]) list(in *Inputs) []Object {
+	f := s.field(in)
+	out := make([]Object, len(*f))
+	for i, o := range *f {
+		out[i] = o
+	}
+	return out
+}
+
+// singletonStore holds the one object of a singleton kind, in a pointer field of Inputs.
+type singletonStore[T any, P interface {
+	*T
+	Object
+}] struct {
+	field func(*Inputs) *P
+}
+
+func singleton[T any, P interface {
+	*T
+	Object
+}](field func(*Inputs) *P) store {
+	return singletonStore[T, P]{field: field}
+}
+
+func (s singletonStore[T, P]) new() Object { return P(new(T)) }
+
+func (s singletonStore[T, P]) add(in *Inputs, o Object) { *s.field(in) = o.(P) }
+
+func (s singletonStore[T, P]) remove(in *Inputs, _, name string) bool {
+	f := s.field(in)
+	if *f == nil || (*f).GetName() != name {
+		return false
+	}
+	*f = nil
+	return true
+}
+
+func (s singletonStore[T, P]) list(in *Inputs) []Object {
+	if o := *s.field(in); o != nil {
+		return []Object{o}
+	}
+	return nil
+}

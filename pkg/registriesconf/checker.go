@@ -1,0 +1,133 @@
+package registriesconf
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path"
+	"sync"
+
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+	"github.com/containers/image/v5/signature"
+	"github.com/containers/image/v5/types"
+
+	// Registers the docker transport, so that loading a policy.json validates its scopes.
+	_ "github.com/containers/image/v5/docker"
+
+	"github.com/openshift/registries-controller/pkg/nodefiles"
+)
+
+// Checker loads rendered node files with containers/image, as a node would, and fails when the library
+// rejects one: registries.conf together with the registries.conf.d drop-ins, and every policy.json with the
+// library's strict parser. It is the render's one filesystem access (render.Options.Checker).
+//
+// A Checker keeps one private directory for its loads, so the library's cache of loaded configurations, keyed
+// by path, holds one entry whatever the number of renders. It remembers the last set of files it accepted: a
+// render of unchanged inputs (every resync, every unrelated event) is not loaded again. It is safe for
+// concurrent use. Close removes the directory.
+type Checker struct {
+	mu   sync.Mutex
+	dir  string
+	sys  *types.SystemContext
+	last [sha256.Size]byte
+	// entries is the number of [[registry]] entries of the last accepted files; valid when checked.
+	entries int
+	checked bool
+	// loads counts the loads done, for tests.
+	loads int
+}
+
+// NewChecker returns a Checker; its directory is created on first use.
+func NewChecker() *Checker { return &Checker{} }
+
+// Check loads files (see Checker) and returns how many [[registry]] entries the library read from
+// registries.conf, 0 when none is written.
+func (c *Checker) Check(files nodefiles.Files) (int, error) {
+	sum := digestOf(files)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.checked && sum == c.last {
+		return c.entries, nil
+	}
+	c.loads++
+	entries, err := c.load(files)
+	if err != nil {
+		return 0, err
+	}
+	c.last, c.entries, c.checked = sum, entries, true
+	return entries, nil
+}
+
+func (c *Checker) load(files nodefiles.Files) (int, error) {
+	for _, f := range files {
+		if f.Path == nodefiles.PolicyJSON || isNamespacePolicy(f.Path) {
+			if _, err := signature.NewPolicyFromBytes(f.Data); err != nil {
+				return 0, fmt.Errorf("%s: %w", f.Path, err)
+			}
+		}
+	}
+	conf, written := files.Get(nodefiles.RegistriesConf)
+	dropIns := map[string][]byte{}
+	for _, f := range files.Under(nodefiles.DropInDir) {
+		dropIns[path.Base(f.Path)] = f.Data
+	}
+	if !written && len(dropIns) == 0 {
+		return 0, nil
+	}
+	if !written {
+		conf = nodefiles.Base(nodefiles.RegistriesConf) // the drop-ins are read on top of the node's base file
+	}
+	if err := c.prepare(); err != nil {
+		return 0, err
+	}
+	if err := writeConfig(c.sys, conf, dropIns); err != nil {
+		return 0, err
+	}
+	loaded, err := sysregistriesv2.TryUpdatingCache(c.sys)
+	if err != nil {
+		return 0, fmt.Errorf("containers/image cannot load the registries configuration: %s", stripTempPaths(err.Error()))
+	}
+	if !written {
+		return 0, nil
+	}
+	return len(loaded.Registries), nil
+}
+
+// prepare creates the private directory once, and empties the drop-in directory of the previous load.
+func (c *Checker) prepare() error {
+	if c.dir == "" {
+		dir, err := os.MkdirTemp("", "registriesconf-")
+		if err != nil {
+			return fmt.Errorf("creating a directory to load registries.conf from: %w", err)
+		}
+		c.dir, c.sys = dir, systemContext(dir)
+	}
+	return os.RemoveAll(c.sys.SystemRegistriesConfDirPath)
+}
+
+// Close removes the Checker's directory. A Checker can be used again after Close.
+func (c *Checker) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dir != "" {
+		_ = os.RemoveAll(c.dir)
+		c.dir, c.sys = "", nil
+	}
+}
+
+// digestOf returns a digest of the paths and contents of files.
+func digestOf(files nodefiles.Files) [sha256.Size]byte {
+	h := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(h, "%d:%s%d:", len(f.Path), f.Path, len(f.Data))
+		h.Write(f.Data)
+	}
+	var out [sha256.Size]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+func isNamespacePolicy(p string) bool {
+	_, ok := nodefiles.IsNamespacePolicy(p)
+	return ok
+}
