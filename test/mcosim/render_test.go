@@ -1,0 +1,150 @@
+package mcosim
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/openshift/registries-controller/pkg/render"
+)
+
+// config returns a MachineConfig of role writing files, given as path and contents in turn.
+func config(t *testing.T, name, role string, pathsAndContents ...string) *mcfgv1.MachineConfig {
+	t.Helper()
+	var files []render.File
+	for i := 0; i+1 < len(pathsAndContents); i += 2 {
+		files = append(files, render.File{Path: pathsAndContents[i], Data: []byte(pathsAndContents[i+1])})
+	}
+	raw, err := json.Marshal(render.IgnitionConfig(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &mcfgv1.MachineConfig{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{mcfgv1.MachineConfigRoleLabelKey: role}},
+		Spec:       mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: raw}},
+	}
+}
+
+func pool(name string, selector *metav1.LabelSelector) *mcfgv1.MachineConfigPool {
+	return &mcfgv1.MachineConfigPool{
+		ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID("uid-" + name)},
+		Spec:       mcfgv1.MachineConfigPoolSpec{MachineConfigSelector: selector},
+	}
+}
+
+func roleSelector(role string) *metav1.LabelSelector {
+	return &metav1.LabelSelector{MatchLabels: map[string]string{mcfgv1.MachineConfigRoleLabelKey: role}}
+}
+
+func renderedFiles(t *testing.T, mc *mcfgv1.MachineConfig) []string {
+	t.Helper()
+	files, err := render.Files(mc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range files {
+		out = append(out, f.Path+"="+string(f.Data))
+	}
+	return out
+}
+
+func TestTheRenderedConfigMergesTheSelectedConfigsInNameOrder(t *testing.T) {
+	all := []*mcfgv1.MachineConfig{
+		config(t, "99-worker-generated-registries", "worker", "/etc/containers/registries.conf", "mirrors", "/etc/b", "late b"),
+		config(t, "00-worker", "worker", "/etc/a", "base a", "/etc/b", "base b", "/etc/containers/registries.conf", "base"),
+		config(t, "50-master", "master", "/etc/master", "m"),
+		config(t, "rendered-worker-0123", "worker", "/etc/rendered", "r"),
+	}
+	mc, source, err := renderPool(pool("worker", roleSelector("worker")), all, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/etc/a=base a", "/etc/b=late b", "/etc/containers/registries.conf=mirrors"}
+	if got := renderedFiles(t, mc); !reflect.DeepEqual(got, want) {
+		t.Errorf("files = %q, want %q", got, want)
+	}
+	var names []string
+	for _, ref := range source {
+		names = append(names, ref.Kind+"/"+ref.Name)
+	}
+	if want := []string{"MachineConfig/00-worker", "MachineConfig/99-worker-generated-registries"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("source = %q, want %q", names, want)
+	}
+	if !strings.HasPrefix(mc.Name, "rendered-worker-") || len(mc.Name) != len("rendered-worker-")+32 {
+		t.Errorf("name = %q, want rendered-worker-<32 hex digits>", mc.Name)
+	}
+	if got := mc.Annotations[render.VersionAnnotation]; got != "v1" {
+		t.Errorf("version annotation = %q, want v1", got)
+	}
+	if refs := mc.OwnerReferences; len(refs) != 1 || refs[0].Kind != "MachineConfigPool" || refs[0].Name != "worker" || !*refs[0].Controller {
+		t.Errorf("owner references = %+v, want the pool worker as controller", refs)
+	}
+	var ign map[string]any
+	if err := json.Unmarshal(mc.Spec.Config.Raw, &ign); err != nil || ign["ignition"].(map[string]any)["version"] != "3.5.0" {
+		t.Errorf("spec.config is not Ignition 3.5.0: %s (%v)", mc.Spec.Config.Raw, err)
+	}
+}
+
+func TestTheRenderedNameChangesWithTheContentsOnly(t *testing.T) {
+	p := pool("worker", roleSelector("worker"))
+	render := func(contents string) string {
+		mc, _, err := renderPool(p, []*mcfgv1.MachineConfig{config(t, "00-worker", "worker", "/etc/a", contents)}, "v1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mc.Name
+	}
+	if a1, a2, b := render("a"), render("a"), render("b"); a1 != a2 || a1 == b {
+		t.Errorf("names for a, a, b = %s, %s, %s: want the same for the same contents only", a1, a2, b)
+	}
+}
+
+func TestAPoolSelectsConfigsByItsLabelSelector(t *testing.T) {
+	all := []*mcfgv1.MachineConfig{
+		config(t, "00-worker", "worker"), config(t, "50-infra", "infra"), config(t, "00-master", "master"),
+		config(t, "rendered-infra-0123", "infra"),
+	}
+	workerOrInfra := &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
+		Key: mcfgv1.MachineConfigRoleLabelKey, Operator: metav1.LabelSelectorOpIn, Values: []string{"worker", "infra"},
+	}}}
+	tests := []struct {
+		name     string
+		selector *metav1.LabelSelector
+		want     []string
+	}{
+		{"matchLabels selects one role", roleSelector("master"), []string{"00-master"}},
+		{"matchExpressions select several roles", workerOrInfra, []string{"00-worker", "50-infra"}},
+		{"an empty selector selects every config but the rendered ones", &metav1.LabelSelector{}, []string{"00-master", "00-worker", "50-infra"}},
+		{"no selector selects nothing", nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := selectConfigs(pool("p", tc.selector), all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, mc := range got {
+				names = append(names, mc.Name)
+			}
+			if !reflect.DeepEqual(names, tc.want) {
+				t.Errorf("selected %q, want %q", names, tc.want)
+			}
+		})
+	}
+}
+
+func TestAPoolNothingSelectsCannotBeRendered(t *testing.T) {
+	_, _, err := renderPool(pool("infra", roleSelector("infra")), []*mcfgv1.MachineConfig{config(t, "00-worker", "worker")}, "v1")
+	want := "no MachineConfigs found matching selector machineconfiguration.openshift.io/role=infra"
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
+}
