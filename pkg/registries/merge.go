@@ -3,10 +3,8 @@ package registries
 import (
 	"github.com/openshift/registries-controller/pkg/inputs"
 
-	"bytes"
 	"fmt"
 
-	"github.com/BurntSushi/toml"
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 
 	"github.com/openshift/registries-controller/pkg/registriesconf"
@@ -152,12 +150,12 @@ func (r *rendered) encode() error {
 	return err
 }
 
-// encodeTOML encodes a registries.conf model the way the reference does (BurntSushi/toml), which is what
-// makes the bytes identical to those existing clusters carry.
+// encodeTOML encodes a registries.conf model byte for byte as the reference does (BurntSushi/toml), which is
+// what makes the bytes identical to those existing clusters carry.
 func encodeTOML(conf *sysregistriesv2.V2RegistriesConf) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := toml.NewEncoder(&buf).Encode(conf); err != nil {
+	data, err := registriesconf.Encode(conf)
+	if err != nil {
 		return nil, fmt.Errorf("encoding registries configuration: %w", err)
 	}
-	return buf.Bytes(), nil
+	return data, nil
 }

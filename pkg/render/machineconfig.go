@@ -31,9 +31,9 @@ func MachineConfigName(pool string) string { return fmt.Sprintf("99-%s-generated
 // overwritten with mode 0644 and its contents as a base64 data URL, the role label, an owner reference to
 // the Image "cluster" when it exists in a cluster, and the version annotation. It exists even when files is empty.
 func machineConfig(pool string, files nodefiles.Files, image *configv1.Image, version string) (*mcfgv1.MachineConfig, error) {
-	raw, err := json.Marshal(ignitionConfig(files))
+	raw, err := IgnitionJSON(files)
 	if err != nil {
-		return nil, fmt.Errorf("encoding the Ignition config: %w", err)
+		return nil, err
 	}
 	mc := &mcfgv1.MachineConfig{
 		TypeMeta: metav1.TypeMeta{APIVersion: mcfgv1.SchemeGroupVersion.String(), Kind: "MachineConfig"},
@@ -60,6 +60,15 @@ func ImageOwnerReference(image *configv1.Image) metav1.OwnerReference {
 		Name:       image.Name,
 		UID:        image.UID,
 	}
+}
+
+// IgnitionJSON returns the spec.config of a MachineConfig that writes files: the Ignition config, as JSON.
+func IgnitionJSON(files nodefiles.Files) ([]byte, error) {
+	raw, err := json.Marshal(ignitionConfig(files))
+	if err != nil {
+		return nil, fmt.Errorf("encoding the Ignition config: %w", err)
+	}
+	return raw, nil
 }
 
 // ignitionConfig returns the Ignition config that writes files, as the reference builds it.

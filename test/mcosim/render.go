@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
+	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 )
 
@@ -116,7 +117,7 @@ func merge(configs []*mcfgv1.MachineConfig) ([]byte, error) {
 // writes for a built-in pool, so that the pool has a rendered config before any other MachineConfig exists.
 // It writes BaseFilePath, holding the pool's name.
 func baseConfig(pool string) (*mcfgv1.MachineConfig, error) {
-	raw, err := json.Marshal(render.IgnitionConfig([]render.File{{Path: BaseFilePath, Data: []byte(pool + "\n")}}))
+	raw, err := render.IgnitionJSON(nodefiles.Files{{Path: BaseFilePath, Data: []byte(pool + "\n")}})
 	if err != nil {
 		return nil, err
 	}

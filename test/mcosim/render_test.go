@@ -11,17 +11,18 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 )
 
 // config returns a MachineConfig of role writing files, given as path and contents in turn.
 func config(t *testing.T, name, role string, pathsAndContents ...string) *mcfgv1.MachineConfig {
 	t.Helper()
-	var files []render.File
+	var files nodefiles.Files
 	for i := 0; i+1 < len(pathsAndContents); i += 2 {
-		files = append(files, render.File{Path: pathsAndContents[i], Data: []byte(pathsAndContents[i+1])})
+		files = append(files, nodefiles.File{Path: pathsAndContents[i], Data: []byte(pathsAndContents[i+1])})
 	}
-	raw, err := json.Marshal(render.IgnitionConfig(files))
+	raw, err := render.IgnitionJSON(files)
 	if err != nil {
 		t.Fatal(err)
 	}

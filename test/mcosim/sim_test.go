@@ -14,9 +14,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
-	"github.com/openshift/registries-controller/pkg/registries"
+	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/framework"
 	"github.com/openshift/registries-controller/test/mcosim"
@@ -76,11 +77,20 @@ func applyConfig(t *testing.T, mc *mcfgv1.MachineConfig) {
 // holding contents.
 func applyGenerated(t *testing.T, pool, contents string) {
 	t.Helper()
-	mc, err := render.MachineConfig(pool, []render.File{{Path: registries.RegistriesConfPath, Data: []byte(contents)}}, nil, "test")
+	applyConfig(t, machineConfig(t, render.MachineConfigName(pool), pool, nodefiles.Files{{Path: nodefiles.RegistriesConf, Data: []byte(contents)}}))
+}
+
+// machineConfig returns a MachineConfig of role writing files.
+func machineConfig(t *testing.T, name, role string, files nodefiles.Files) *mcfgv1.MachineConfig {
+	t.Helper()
+	raw, err := render.IgnitionJSON(files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	applyConfig(t, mc)
+	return &mcfgv1.MachineConfig{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{mcfgv1.MachineConfigRoleLabelKey: role}},
+		Spec:       mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: raw}},
+	}
 }
 
 // poolWatch follows the changes of one pool.
@@ -224,7 +234,7 @@ func TestARolloutKeepsTheOldConfigInStatusUntilEveryMachineIsUpdated(t *testing.
 	}
 	assertRenderedConfig(t, rendered, framework.PoolWorker)
 	assertFiles(t, sim, framework.PoolWorker, map[string]string{
-		registries.RegistriesConfPath: "# rollout\n", mcosim.BaseFilePath: "worker\n",
+		nodefiles.RegistriesConf: "# rollout\n", mcosim.BaseFilePath: "worker\n",
 	})
 }
 
@@ -278,7 +288,7 @@ func TestASecondChangeSupersedesARolloutInProgress(t *testing.T) {
 	if got := states[len(states)-1].Status.Configuration.Name; got != second || second == first {
 		t.Errorf("status.configuration = %s, want the second change's %s (the first was %s)", got, second, first)
 	}
-	assertFiles(t, sim, framework.PoolWorker, map[string]string{registries.RegistriesConfPath: "# second\n"})
+	assertFiles(t, sim, framework.PoolWorker, map[string]string{nodefiles.RegistriesConf: "# second\n"})
 }
 
 func TestADegradedMachineStopsTheRollout(t *testing.T) {
@@ -349,20 +359,16 @@ func TestACustomPoolGetsTheWorkerConfigsItSelects(t *testing.T) {
 	}
 	create(t, infra)
 	applyGenerated(t, framework.PoolWorker, "# shared with infra\n")
-	infraConfig, err := render.MachineConfig("infra", []render.File{
+	infraConfig := machineConfig(t, "50-infra", "infra", nodefiles.Files{
 		{Path: "/etc/infra.conf", Data: []byte("infra only\n")},
 		{Path: mcosim.BaseFilePath, Data: []byte("infra\n")},
-	}, nil, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	infraConfig.Name = "50-infra"
+	})
 	applyConfig(t, infraConfig)
 	t.Cleanup(func() { remove(t, infraConfig) })
 
 	waitUpdated(t, sim, "infra")
 	assertFiles(t, sim, "infra", map[string]string{
-		registries.RegistriesConfPath: "# shared with infra\n", "/etc/infra.conf": "infra only\n",
+		nodefiles.RegistriesConf: "# shared with infra\n", "/etc/infra.conf": "infra only\n",
 		mcosim.BaseFilePath: "infra\n", // 50-infra comes after 00-worker and replaces its file
 	})
 	p := getPool(t, "infra")
