@@ -27,7 +27,8 @@ fi
 mkdir -p "$cache/test-assets"
 tmp=$(mktemp -d "$cache/test-assets/.build-XXXXXX")
 chmod 755 "$tmp"
-trap 'rm -rf "$tmp"' EXIT
+ticker=""
+trap 'rm -rf "$tmp"; if [ -n "$ticker" ]; then kill "$ticker" 2>/dev/null || true; fi' EXIT
 
 minor=${k8s_version#v1.}
 minor=${minor%%.*}
@@ -38,17 +39,37 @@ for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
 done
 
 start=$SECONDS
-echo "building kube-apiserver and kubectl $k8s_version, etcd $etcd_version: one-off, a few minutes (cached in $dir)" >&2
-(
-	cd "$tools/k8s"
-	CGO_ENABLED=0 go build -trimpath -tags selinux,notest,grpcnotrace -ldflags "$ldflags" -o "$tmp/" \
-		k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kubectl
-)
-(
-	cd "$tools/etcd"
-	CGO_ENABLED=0 go build -trimpath -o "$tmp/etcd" go.etcd.io/etcd/server/v3
-)
-echo "built in $((SECONDS - start))s" >&2
+echo "test-assets: building kube-apiserver and kubectl $k8s_version, etcd $etcd_version, once (cached in $dir)." >&2
+echo "test-assets: on a fresh 2-core machine this takes 10 to 30 minutes; progress is printed every minute." >&2
+# A line a minute while a step runs, so a long first run is visibly alive.
+progress() {
+	local step=$1
+	while sleep 60; do echo "test-assets: $step: $((SECONDS - start))s so far" >&2; done
+}
+run_step() {
+	local step=$1
+	shift
+	echo "test-assets: $step" >&2
+	progress "$step" &
+	ticker=$!
+	if ! "$@"; then
+		echo "test-assets: $step failed" >&2
+		return 1
+	fi
+	kill "$ticker" 2>/dev/null || true
+	ticker=""
+	echo "test-assets: $step done at $((SECONDS - start))s" >&2
+}
+run_step "1/4 downloading the kube-apiserver and kubectl modules" \
+	bash -c 'cd "$1" && go mod download' _ "$tools/k8s"
+run_step "2/4 downloading the etcd modules" \
+	bash -c 'cd "$1" && go mod download' _ "$tools/etcd"
+run_step "3/4 compiling kube-apiserver and kubectl" \
+	bash -c 'cd "$1" && CGO_ENABLED=0 go build -trimpath -tags selinux,notest,grpcnotrace -ldflags "$2" -o "$3/" \
+		k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kubectl' _ "$tools/k8s" "$ldflags" "$tmp"
+run_step "4/4 compiling etcd" \
+	bash -c 'cd "$1" && CGO_ENABLED=0 go build -trimpath -o "$2/etcd" go.etcd.io/etcd/server/v3' _ "$tools/etcd" "$tmp"
+echo "test-assets: built in $((SECONDS - start))s" >&2
 
 # Another run may have finished first; both builds are equivalent, keep the one already in place.
 if ! mv -T "$tmp" "$dir" 2>/dev/null; then

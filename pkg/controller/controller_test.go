@@ -36,9 +36,9 @@ type fakeShell struct {
 
 func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object, conf Config) *fakeShell {
 	t.Helper()
-	cfg := configfake.NewSimpleClientset(configObjs...)
-	op := operatorfake.NewSimpleClientset()
-	mc := mcfgfake.NewSimpleClientset(mcObjs...)
+	cfg := configfake.NewClientset(configObjs...)
+	op := operatorfake.NewClientset()
+	mc := mcfgfake.NewClientset(mcObjs...)
 	inf := Informers{
 		Config:        configinformers.NewSharedInformerFactory(cfg, 0),
 		Operator:      operatorinformers.NewSharedInformerFactory(op, 0),

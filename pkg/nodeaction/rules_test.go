@@ -5,14 +5,6 @@ import (
 	"testing"
 )
 
-// Expected findings are written as "entry [mirror]: reference/minimal".
-const (
-	none   = "none"
-	reload = "reload-crio"
-	drain  = "drain-and-reload-crio"
-	reboot = "reboot"
-)
-
 func TestRegistriesConfChanged(t *testing.T) {
 	quay := conf(entry("quay.io", mirror("m.local", "digest-only")))
 	runRuleTable(t, registriesConfChanged, []ruleCase{

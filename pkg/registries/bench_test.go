@@ -2,19 +2,25 @@ package registries_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"testing"
 
 	"github.com/BurntSushi/toml"
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
+	ign3types "github.com/coreos/ignition/v2/config/v3_5/types"
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 	refregistries "github.com/openshift/runtime-utils/pkg/registries"
+	"github.com/vincent-petithory/dataurl"
 
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/registries"
+	"github.com/openshift/registries-controller/pkg/registriesconf"
+	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
@@ -24,9 +30,18 @@ import (
 //	BenchmarkMerge/sources=N/impl=ours|reference           the merge only: our validation, mirror-set
 //	                                                        merge, payload rule and entries (MergeOnly),
 //	                                                        against EditRegistriesConfig
-//	BenchmarkMergeAndRender/sources=N/impl=ours|reference  the full path: registries.Merge (TOML encoding
-//	                                                        and load-back with containers/image included),
-//	                                                        against EditRegistriesConfig + TOML encoding
+//	BenchmarkMergeAndRender/sources=N/impl=ours|reference  the full path: render.Render, what a sync computes
+//	                                                        (merge, TOML encoding, the Checker's load-back with
+//	                                                        containers/image, the MachineConfigs of master and
+//	                                                        worker), against what MCO computes for the same
+//	                                                        files: EditRegistriesConfig, the TOML encoding, and
+//	                                                        the Ignition config of each pool's MachineConfig
+//	                                                        (referenceMachineConfigs). Two configurations that
+//	                                                        differ in one mirror alternate, so every render of
+//	                                                        ours is loaded back with containers/image.
+//	BenchmarkMergeAndRender/sources=N/impl=ours-unchanged  render.Render of unchanged inputs, as on a resync or
+//	                                                        an unrelated event: the Checker remembers the files
+//	                                                        it last accepted and does not load them again.
 //
 // hack/bench-report.sh runs them and prints the ratios.
 var benchReferenceMax = flag.Int("bench.reference-max", envInt("REGISTRIES_BENCH_REFERENCE_MAX", 10000),
@@ -45,8 +60,19 @@ func BenchmarkMerge(b *testing.B) {
 }
 
 func BenchmarkMergeAndRender(b *testing.B) {
+	checker := registriesconf.NewChecker()
+	b.Cleanup(checker.Close)
+	opts := render.Options{Version: "bench", Checker: checker}
+	variants := map[*inputs.Inputs]*inputs.Inputs{}
+	alternate := 0
 	benchImpls(b, func(in *inputs.Inputs) error {
-		_, err := registries.Merge(in)
+		if variants[in] == nil {
+			variants[in] = withOneMoreMirror(in)
+		}
+		if alternate++; alternate%2 == 0 {
+			in = variants[in]
+		}
+		_, err := render.Render(in, opts)
 		return err
 	}, func(in *inputs.Inputs) error {
 		conf, err := referenceEdit(in)
@@ -54,17 +80,21 @@ func BenchmarkMergeAndRender(b *testing.B) {
 			return err
 		}
 		var buf bytes.Buffer
-		return toml.NewEncoder(&buf).Encode(conf)
-	})
+		if err := toml.NewEncoder(&buf).Encode(conf); err != nil {
+			return err
+		}
+		return referenceMachineConfigs(buf.Bytes())
+	}, benchImpl{"ours-unchanged", func(in *inputs.Inputs) error {
+		_, err := render.Render(in, opts)
+		return err
+	}})
 }
 
-// benchImpls runs ours and the reference side by side at every size, as sources=N/impl=ours|reference.
-func benchImpls(b *testing.B, ours, reference func(*inputs.Inputs) error) {
+// benchImpls runs ours and the reference side by side at every size, as sources=N/impl=ours|reference, and
+// the extra implementations given, named as they say.
+func benchImpls(b *testing.B, ours, reference func(*inputs.Inputs) error, extra ...benchImpl) {
 	for _, n := range benchSizes {
-		for _, impl := range []struct {
-			name string
-			run  func(*inputs.Inputs) error
-		}{{"ours", ours}, {"reference", reference}} {
+		for _, impl := range append([]benchImpl{{"ours", ours}, {"reference", reference}}, extra...) {
 			b.Run(fmt.Sprintf("sources=%d/impl=%s", n, impl.name), func(b *testing.B) {
 				if impl.name == "reference" {
 					skipLargeReference(b, n)
@@ -80,6 +110,41 @@ func benchImpls(b *testing.B, ours, reference func(*inputs.Inputs) error) {
 			})
 		}
 	}
+}
+
+// referenceMachineConfigs builds what MCO builds for each of the master and worker pools once registries.conf
+// is encoded: an Ignition 3 config writing the file (overwrite, mode 0644, a data URL), as JSON.
+func referenceMachineConfigs(registriesConf []byte) error {
+	for range 2 {
+		cfg := ign3types.Config{Ignition: ign3types.Ignition{Version: "3.5.0"}}
+		source := dataurl.EncodeBytes(registriesConf)
+		mode, overwrite := 0o644, true
+		cfg.Storage.Files = append(cfg.Storage.Files, ign3types.File{
+			Node:          ign3types.Node{Path: "/etc/containers/registries.conf", Overwrite: &overwrite},
+			FileEmbedded1: ign3types.FileEmbedded1{Contents: ign3types.Resource{Source: &source}, Mode: &mode},
+		})
+		if _, err := json.Marshal(cfg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// benchImpl is one implementation benchmarked.
+type benchImpl struct {
+	name string
+	run  func(*inputs.Inputs) error
+}
+
+// withOneMoreMirror returns in with one more mirror on the first ImageDigestMirrorSet entry: a change of one
+// mirror, as an admin makes it.
+func withOneMoreMirror(in *inputs.Inputs) *inputs.Inputs {
+	out := *in
+	out.ImageDigestMirrorSets = slices.Clone(in.ImageDigestMirrorSets)
+	first := out.ImageDigestMirrorSets[0].DeepCopy()
+	first.Spec.ImageDigestMirrors[0].Mirrors = append(first.Spec.ImageDigestMirrors[0].Mirrors, "mirror-c.internal/extra")
+	out.ImageDigestMirrorSets[0] = first
+	return &out
 }
 
 func skipLargeReference(b *testing.B, n int) {
