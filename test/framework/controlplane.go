@@ -293,8 +293,44 @@ func (cp *ControlPlane) newClients() (err error) {
 	return err
 }
 
+// StopAPIServer kills kube-apiserver (SIGKILL), as a crash or a lost machine would, and returns once it has
+// exited. Until StartAPIServer, requests fail: the port refuses connections. etcd keeps running. Stopping a
+// stopped API server does nothing.
+func (cp *ControlPlane) StopAPIServer() error {
+	cp.apiServer.kill()
+	return nil
+}
+
+// StartAPIServer starts kube-apiserver again with the same port, etcd, serving certificate and client CA, and
+// returns once it is ready (/readyz). RESTConfig, the clients and the kubeconfig work again unchanged: clients
+// reconnect by themselves, informers list and watch again. kube-apiserver is not ready without etcd: start etcd
+// first. Starting a running API server does nothing.
+func (cp *ControlPlane) StartAPIServer() error {
+	return cp.apiServer.start()
+}
+
+// StopEtcd kills etcd (SIGKILL), as a crash or a lost machine would, and returns once it has exited. What it
+// had acknowledged is in its write-ahead log and is kept. kube-apiserver keeps running, but until StartEtcd its
+// requests that read or write storage fail or time out, and its /readyz fails. Stopping a stopped etcd does
+// nothing.
+func (cp *ControlPlane) StopEtcd() error {
+	cp.etcd.kill()
+	return nil
+}
+
+// StartEtcd starts etcd again with the same client URL and data directory, so everything stored before it
+// stopped is there, and returns once it is healthy and, when kube-apiserver is running, once kube-apiserver has
+// reconnected and is ready again. Starting a running etcd does nothing.
+func (cp *ControlPlane) StartEtcd() error {
+	if err := cp.etcd.start(); err != nil {
+		return err
+	}
+	return cp.apiServer.awaitReady()
+}
+
 // Stop stops kube-apiserver and etcd (SIGTERM, then SIGKILL after the stop timeout), waits for them to exit, and
-// removes their data and the temporary files. It is safe to call more than once.
+// removes their data and the temporary files. It is safe to call more than once; StartAPIServer and StartEtcd
+// fail afterwards.
 func (cp *ControlPlane) Stop() error {
 	cp.stopOnce.Do(func() {
 		var errs []error

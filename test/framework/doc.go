@@ -30,4 +30,23 @@
 // (PR_SET_PDEATHSIG) when it ends, whether by Stop, SIGKILL, the panic of `go test -timeout` or os.Exit. Only
 // their files stay behind in the temporary directory when Stop did not run. Elsewhere, only Stop and the
 // signals Run catches stop them.
+//
+// # Faults
+//
+// Tests of how a client copes with a failing control plane can stop and start its parts while the clients of
+// the ControlPlane stay in use:
+//
+//	if err := cp.StopAPIServer(); err != nil { // killed: requests now fail with "connection refused"
+//		t.Fatal(err)
+//	}
+//	if err := cp.StartAPIServer(); err != nil { // same port, certificates and etcd: the clients reconnect
+//		t.Fatal(err)
+//	}
+//
+// StopEtcd and StartEtcd do the same for etcd, keeping its client URL and data: while it is down,
+// kube-apiserver keeps running but its requests that touch storage fail or hang until their timeout. The Stop
+// methods kill the process (SIGKILL), as a crash would, and do nothing to a part that is stopped already; the
+// Start methods return once the part is ready again (StartEtcd also waits for a running kube-apiserver to be
+// ready), and do nothing to a running part. A test that stops a part should start it again in t.Cleanup, for
+// the tests that share the control plane after it.
 package framework

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,20 +21,29 @@ import (
 const orphanDeadline = 5 * time.Second
 
 func TestEtcdAndTheAPIServerDieWithTheTestBinaryThatStartedThem(t *testing.T) {
+	kill := func(helper *exec.Cmd, _ io.Closer) error { return helper.Process.Kill() }
 	tests := []struct {
 		name string
+		// restart has the helper stop and start etcd and kube-apiserver before it reports them.
+		restart bool
 		// end ends the helper process.
 		end func(helper *exec.Cmd, stdin io.Closer) error
 	}{{
 		name: "killed with SIGKILL",
-		end:  func(helper *exec.Cmd, _ io.Closer) error { return helper.Process.Kill() },
+		end:  kill,
 	}, {
 		name: "panicking as on go test -timeout",
 		end:  func(_ *exec.Cmd, stdin io.Closer) error { return stdin.Close() },
+	}, {
+		name:    "killed with SIGKILL after restarting etcd and kube-apiserver",
+		restart: true,
+		end:     kill,
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			helper, stdin, pids := startHelper(t)
+			// In parallel: most of the time goes into starting the helpers' control planes.
+			t.Parallel()
+			helper, stdin, pids := startHelper(t, tc.restart)
 			for name, pid := range pids {
 				if !running(pid, name) {
 					t.Fatalf("%s (pid %d) is not running before the helper ends", name, pid)
@@ -60,15 +70,16 @@ func TestEtcdAndTheAPIServerDieWithTheTestBinaryThatStartedThem(t *testing.T) {
 	}
 }
 
-// startHelper runs this test binary as a helper process (see helperMain) and returns it once its control plane
-// is ready, with its stdin and the process IDs of its etcd and kube-apiserver, keyed by name. The helper's
+// startHelper runs this test binary as a helper process (see helperMain), restarting the parts of its control
+// plane when restart is set, and returns it once its control plane is ready, with its stdin and the process IDs of its etcd and kube-apiserver, keyed by name. The helper's
 // temporary files go into a directory of the test; it and its processes are killed at the end of the test, in
 // case they are still there.
-func startHelper(t *testing.T) (*exec.Cmd, io.WriteCloser, map[string]int) {
+func startHelper(t *testing.T, restart bool) (*exec.Cmd, io.WriteCloser, map[string]int) {
 	t.Helper()
 	helper := exec.Command(os.Args[0])
 	helper.Env = append(os.Environ(),
 		envHelper+"=true",
+		envHelperRestart+"="+strconv.FormatBool(restart),
 		envHelperCRDDir+"="+t.TempDir(),
 		framework.EnvAssets+"="+filepath.Dir(cp.KubectlPath),
 		"TMPDIR="+t.TempDir())

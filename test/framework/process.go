@@ -122,6 +122,17 @@ func (p *process) waitReadyLocked() error {
 	}
 }
 
+// awaitReady waits, when the process is running, until it is ready again, for example kube-apiserver after
+// etcd came back.
+func (p *process) awaitReady() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.runningLocked() {
+		return nil
+	}
+	return p.waitReadyLocked()
+}
+
 // stop stops the process unless it is not running: SIGTERM, then SIGKILL after stopTimeout. It returns once
 // the process has exited.
 func (p *process) stop() error {
@@ -148,6 +159,19 @@ func (p *process) stopLocked() error {
 	_ = cmd.Process.Kill()
 	<-exited
 	return fmt.Errorf("%s did not stop within %v of SIGTERM: killed it", p.name, p.stopTimeout)
+}
+
+// kill kills the process unless it is not running (SIGKILL), and returns once it has exited.
+func (p *process) kill() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd == nil {
+		return
+	}
+	// A failed kill means the process has exited already.
+	_ = p.cmd.Process.Kill()
+	<-p.exited
+	p.cmd, p.exited = nil, nil
 }
 
 // close stops the process for good: start fails afterwards.
