@@ -3,7 +3,8 @@
 //
 // The binaries come from hack/test-assets.sh, which builds kube-apiserver, etcd and kubectl from the pinned
 // modules in hack/tools once and caches them; $KUBEBUILDER_ASSETS, when set, names that directory directly.
-// The processes are started by sigs.k8s.io/controller-runtime/pkg/envtest on free loopback ports.
+// Start runs the processes itself, on free loopback ports, with the flags sigs.k8s.io/controller-runtime's
+// envtest uses; envtest only installs the CRDs.
 //
 // Start one control plane per test package, in TestMain: starting one costs a few seconds, and the first create
 // of an object of a freshly installed CRD waits about two seconds on the server side.
@@ -19,5 +20,33 @@
 //
 // Run skips the package (exit 0, with the reason printed) when the binaries cannot be obtained or with
 // `go test -short`, and fails it (exit 1) when the binaries cannot be obtained and CI=true. Set
-// KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true to see the output of etcd and kube-apiserver.
+// KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true to see the output of etcd and kube-apiserver;
+// KUBEBUILDER_CONTROLPLANE_START_TIMEOUT and KUBEBUILDER_CONTROLPLANE_STOP_TIMEOUT (Go durations, 1m and 20s by
+// default) bound how long each may take to become ready and to exit after SIGTERM.
+//
+// # No leaked processes
+//
+// On Linux, etcd and kube-apiserver never outlive the process that started them: the kernel kills them
+// (PR_SET_PDEATHSIG) when it ends, whether by Stop, SIGKILL, the panic of `go test -timeout` or os.Exit. Only
+// their files stay behind in the temporary directory when Stop did not run. Elsewhere, only Stop and the
+// signals Run catches stop them.
+//
+// # Faults
+//
+// Tests of how a client copes with a failing control plane can stop and start its parts while the clients of
+// the ControlPlane stay in use:
+//
+//	if err := cp.StopAPIServer(); err != nil { // killed: requests now fail with "connection refused"
+//		t.Fatal(err)
+//	}
+//	if err := cp.StartAPIServer(); err != nil { // same port, certificates and etcd: the clients reconnect
+//		t.Fatal(err)
+//	}
+//
+// StopEtcd and StartEtcd do the same for etcd, keeping its client URL and data: while it is down,
+// kube-apiserver keeps running but its requests that touch storage fail or hang until their timeout. The Stop
+// methods kill the process (SIGKILL), as a crash would, and do nothing to a part that is stopped already; the
+// Start methods return once the part is ready again (StartEtcd also waits for a running kube-apiserver to be
+// ready), and do nothing to a running part. A test that stops a part should start it again in t.Cleanup, for
+// the tests that share the control plane after it.
 package framework

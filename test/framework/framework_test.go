@@ -3,6 +3,7 @@ package framework_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -15,6 +16,9 @@ import (
 var cp *framework.ControlPlane
 
 func TestMain(m *testing.M) {
+	if os.Getenv(envHelper) == "true" {
+		os.Exit(helperMain())
+	}
 	framework.Run(m, func(c *framework.ControlPlane) error {
 		cp = c
 		return nil

@@ -19,8 +19,9 @@ const envCI = "CI"
 // Run is the TestMain of a package whose tests need a control plane: it starts one (see Start), calls setup
 // with it (setup may be nil; an error fails the package), runs the tests, stops the control plane and exits.
 // When the control plane binaries cannot be obtained it skips or fails the package, as RequireAssets does.
-// SIGINT and SIGTERM stop the control plane before the process exits, so an interrupted `go test` leaves no
-// etcd or kube-apiserver behind.
+// SIGINT and SIGTERM stop the control plane in order before the process exits, removing its temporary files;
+// any other end of the process (SIGKILL, go test -timeout) takes etcd and kube-apiserver with it on Linux (see
+// Start), leaving only their files in the temporary directory.
 func Run(m *testing.M, setup func(*ControlPlane) error) {
 	os.Exit(run(m, setup))
 }
@@ -29,8 +30,8 @@ func run(m *testing.M, setup func(*ControlPlane) error) int {
 	assets := RequireAssets()
 	// envtest logs through controller-runtime's logger, which complains on stderr when it is never set.
 	ctrllog.SetLogger(klog.Background())
-	// Caught from before the start: envtest starts etcd and kube-apiserver in their own process groups, so a
-	// Ctrl-C in the terminal reaches only this process, which must stop them.
+	// Caught from before the start: Start puts etcd and kube-apiserver in their own process groups, so a
+	// Ctrl-C in the terminal reaches only this process, which stops them and removes their files.
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	cp, err := Start(Options{AssetsDir: assets})
