@@ -133,14 +133,8 @@ func (p *process) awaitReady() error {
 	return p.waitReadyLocked()
 }
 
-// stop stops the process unless it is not running: SIGTERM, then SIGKILL after stopTimeout. It returns once
-// the process has exited.
-func (p *process) stop() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.stopLocked()
-}
-
+// stopLocked stops the process unless it is not running: SIGTERM, then SIGKILL after stopTimeout. It returns
+// once the process has exited.
 func (p *process) stopLocked() error {
 	if p.cmd == nil {
 		return nil
