@@ -46,6 +46,8 @@ OLD and NEW are each one of:
     with a root is compared with each of its pools.
 A file that is not written (e.g. no policy.json in a MachineConfig) is the node's base file, or no file.
 
+Without --node-disruption-policy the daemon's default node disruption policies apply.
+
 Exit status: 0 when nothing changes, 1 when something changes, 2 on error (unreadable or unparsable
 input, printed as one line).`,
 		Args: cobra.ExactArgs(2),
@@ -61,6 +63,8 @@ input, printed as one line).`,
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&o.policyFile, "node-disruption-policy", "", "the cluster's MachineConfiguration \"cluster\", YAML or JSON (its status.nodeDisruptionPolicyStatus.clusterPolicies, or else its spec.nodeDisruptionPolicy over the defaults)")
+	cmd.Flags().BoolVar(&o.singleNode, "single-node", false, "the cluster is a single-node cluster, whose nodes never drain")
 	return cmd
 }
 
