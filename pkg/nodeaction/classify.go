@@ -89,7 +89,7 @@ func Classify(old, new nodefiles.Files, policy Policy, opts Options) (*Result, e
 	c := &classification{input: in, policy: policy, registriesSafe: true}
 	for _, f := range registriesConfTable {
 		for _, d := range f.changes(in) {
-			c.registriesSafe = c.registriesSafe && f.judge(in, d).safe
+			c.registriesSafe = c.registriesSafe && (!in.changed(nodefiles.RegistriesConf) || f.judge(in, d).safe)
 		}
 	}
 	res := &Result{Changed: in.Changed}

@@ -58,6 +58,12 @@ func TestTodaysDaemon(t *testing.T) {
 			old: conf(entry("q.io", digest("m"))), new: conf(entry("q.io", mirror("m", "digest-only", "insecure = true"))), want: reloadCRIO},
 		{name: "kept mirrors in a new order only reload",
 			old: conf(entry("q.io", digest("a"), digest("b"))), new: conf(entry("q.io", digest("b"), digest("a"))), want: reloadCRIO},
+		// An entry identical on both sides is not examined, even when its repeated mirror location would
+		// compare as changed (mirrors are looked up by location, the first match).
+		{name: "an unchanged entry repeating a mirror location with two pull-from-mirror values is not examined",
+			old: conf(entry("q.io", digest("m"), mirror("m", ""))), new: conf(entry("q.io", digest("m"), mirror("m", "")), entry("r.io", digest("a"))), want: reloadCRIO},
+		{name: "a changed entry repeating a mirror location compares each new mirror with the first old one, and drains",
+			old: conf(entry("q.io", digest("m"), mirror("m", ""))), new: conf(entry("q.io", "insecure = false", digest("m"), mirror("m", ""), digest("b"))), want: drainAndReloadCRIO},
 		// Entries keyed by scope: a later table with the same scope replaces an earlier one.
 		{name: "a repeated scope is judged by its last table",
 			old: conf(entry("q.io", digest("a")), entry("q.io", digest("b"))), new: conf(entry("q.io", digest("b"))), want: reloadCRIO},

@@ -347,13 +347,17 @@ type pair struct {
 	old, new *sysregistriesv2.Registry
 }
 
-// kept returns the scopes present on both sides, sorted.
+// kept returns the scopes present on both sides whose entries differ, sorted. The daemon does not examine
+// an entry identical on both sides; this matters when an entry repeats a mirror location, since mirrors are
+// looked up by location, the first match.
 func (in *input) kept() []pair {
 	var out []pair
 	for _, s := range in.New.Conf.Scopes {
 		if o, ok := in.Old.Conf.ByScope[s]; ok {
 			n := in.New.Conf.ByScope[s]
-			out = append(out, pair{scope: s, old: &o, new: &n})
+			if !reflect.DeepEqual(o, n) {
+				out = append(out, pair{scope: s, old: &o, new: &n})
+			}
 		}
 	}
 	return out

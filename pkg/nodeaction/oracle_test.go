@@ -1,6 +1,8 @@
 package nodeaction
 
 import (
+	"reflect"
+
 	"github.com/BurntSushi/toml"
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 )
@@ -63,6 +65,9 @@ func daemonDrainsForRegistriesConf(old, new []byte) (bool, error) {
 				}
 			}
 			continue
+		}
+		if reflect.DeepEqual(or, nr) {
+			continue // an entry identical on both sides is not examined
 		}
 		if or.Prefix != nr.Prefix || or.Location != nr.Location || or.Blocked != nr.Blocked || or.Insecure != nr.Insecure {
 			return true, nil

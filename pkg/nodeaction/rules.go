@@ -32,9 +32,13 @@ func buildChain() []rule {
 }
 
 // tableRule makes a rule of a row of registriesConfTable: one reason per difference, its action what the
-// policy for registries.conf does with the daemon's judgement of it.
+// policy for registries.conf does with the daemon's judgement of it. The daemon looks inside registries.conf
+// only when its bytes change.
 func tableRule(f field) func(*classification) []Reason {
 	return func(c *classification) []Reason {
+		if !c.changed(nodefiles.RegistriesConf) {
+			return nil
+		}
 		var out []Reason
 		for _, d := range f.changes(c.input) {
 			v := f.judge(c.input, d)
