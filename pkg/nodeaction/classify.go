@@ -86,12 +86,7 @@ func Classify(old, new nodefiles.Files, policy Policy, opts Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	c := &classification{input: in, policy: policy, registriesSafe: true}
-	for _, f := range registriesConfTable {
-		for _, d := range f.changes(in) {
-			c.registriesSafe = c.registriesSafe && (!in.changed(nodefiles.RegistriesConf) || f.judge(in, d).safe)
-		}
-	}
+	c := &classification{input: in, policy: policy, registriesSafe: registriesSafe(in)}
 	res := &Result{Changed: in.Changed}
 	for _, rule := range chain {
 		for _, r := range rule.check(c) {
@@ -114,6 +109,22 @@ func Classify(old, new nodefiles.Files, policy Policy, opts Options) (*Result, e
 		res.Action, res.Minimal = res.Action.withoutDrain(), res.Minimal.withoutDrain()
 	}
 	return res, nil
+}
+
+// registriesSafe reports whether the daemon's Special rule finds every registries.conf change safe (true
+// when registries.conf does not change).
+func registriesSafe(in *input) bool {
+	if !in.changed(nodefiles.RegistriesConf) {
+		return true
+	}
+	for _, f := range registriesConfTable {
+		for _, d := range f.changes(in) {
+			if !f.judge(in, d).safe {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // classification is what the rules read: the files, the policy, and the daemon's judgement of registries.conf.
