@@ -41,9 +41,9 @@ it is smaller, the minimal safe action with why it is safe (advisory: nodes stil
 OLD and NEW are each one of:
   - a registries.conf file;
   - a MachineConfig, YAML or JSON (e.g. 99-worker-generated-registries.yaml written by render);
-  - a directory written by 'render --node-root': either one pool's directory (holding etc/containers/),
-    or the root holding one directory per pool, compared pool by pool. A single file or pool compared
-    with a root is compared with each of its pools.
+  - a directory written by 'render --node-root': either one pool's directory (holding etc/containers/
+    or etc/crio/), or the root holding one directory per pool, compared pool by pool. A single file or
+    pool compared with a root is compared with each of its pools.
 A file that is not written (e.g. no policy.json in a MachineConfig) is the node's base file, or no file.
 
 Without --node-disruption-policy the daemon's default node disruption policies apply.
