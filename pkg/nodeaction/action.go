@@ -2,139 +2,184 @@ package nodeaction
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// Action is what a node does to apply a change, ordered by cost: each action includes the ones before
-// it (a reboot drains first and starts CRI-O with the new files).
-type Action int
+// Daemon names the machine-config daemon whose behaviour the predictions follow (docs/semantics.md §8), for
+// output: "action: reboot, as the machine-config daemon of MCO 4.13 and later (7ff337a) does".
+const Daemon = "the machine-config daemon of MCO 4.13 and later (7ff337a)"
+
+// Action is what a node does to apply a change, in this order: drain the node (cordon it and evict its
+// pods), write the files, then reboot, or else run the service Steps. The actions of the default node
+// disruption policies are, by String:
+//
+//	none                   write the files; nothing else
+//	reload-crio            write the files and reload crio.service; pods keep running
+//	drain-and-reload-crio  drain, write the files, reload crio.service, uncordon
+//	reboot                 drain, write the files, reboot
+//
+// A custom policy can ask for others, e.g. "restart-crio" or "drain-and-daemon-reload-and-reload-foo".
+// Actions are compared by Level, a total order.
+type Action struct {
+	// Drain is true when the node is drained before the files are written.
+	Drain bool
+	// Reboot is true when the node reboots into the new files; Steps are then empty.
+	Reboot bool
+	// Steps are run in order once the files are written, when the node does not reboot.
+	Steps []Step
+}
+
+// Step is one systemd operation a node disruption policy asks for, e.g. {StepReload, "crio.service"}.
+type Step struct {
+	// Kind says what is done.
+	Kind StepKind
+	// Service is the unit, e.g. "crio.service"; empty for StepDaemonReload.
+	Service string
+}
+
+// StepKind is a systemd operation.
+type StepKind string
 
 const (
-	// None: the files did not change.
-	None Action = iota
-	// ReloadCRIO: the files are written and CRI-O is reloaded; running pods are untouched.
-	ReloadCRIO
-	// DrainAndReloadCRIO: the node is cordoned and drained, the files written, CRI-O reloaded, and the
-	// node uncordoned.
-	DrainAndReloadCRIO
-	// Reboot: the node is drained and rebooted.
-	Reboot
+	// StepReload is `systemctl reload <service>`.
+	StepReload StepKind = "reload"
+	// StepRestart is `systemctl restart <service>`.
+	StepRestart StepKind = "restart"
+	// StepDaemonReload is `systemctl daemon-reload`.
+	StepDaemonReload StepKind = "daemon-reload"
 )
 
-var actionNames = [...]string{None: "none", ReloadCRIO: "reload-crio", DrainAndReloadCRIO: "drain-and-reload-crio", Reboot: "reboot"}
+// crioService is the unit the default policies reload.
+const crioService = "crio.service"
 
-// String returns the action's name, e.g. "drain-and-reload-crio".
-func (a Action) String() string {
-	if a < None || int(a) >= len(actionNames) {
-		return fmt.Sprintf("Action(%d)", int(a))
+// The actions of the default node disruption policies. Action values are never modified in place (merge
+// copies), so these can be shared.
+var (
+	none               = Action{}
+	reloadCRIO         = Action{Steps: []Step{{Kind: StepReload, Service: crioService}}}
+	drainAndReloadCRIO = Action{Drain: true, Steps: []Step{{Kind: StepReload, Service: crioService}}}
+	reboot             = Action{Drain: true, Reboot: true}
+)
+
+// Level orders actions by cost, each level including the disruption of the ones before it. It is the order
+// of "the minimal action is never larger than the action".
+type Level int
+
+const (
+	// LevelNone: the files are written, nothing else.
+	LevelNone Level = iota
+	// LevelServices: services are reloaded or restarted; pods keep running.
+	LevelServices
+	// LevelDrain: the node is drained, its pods evicted.
+	LevelDrain
+	// LevelReboot: the node reboots.
+	LevelReboot
+)
+
+var levelNames = [...]string{LevelNone: "none", LevelServices: "services", LevelDrain: "drain", LevelReboot: "reboot"}
+
+// String returns the level's name, e.g. "drain".
+func (l Level) String() string {
+	if l < LevelNone || int(l) >= len(levelNames) {
+		return fmt.Sprintf("Level(%d)", int(l))
 	}
-	return actionNames[a]
+	return levelNames[l]
+}
+
+// Level returns the action's level: a reboot, with or without a drain, is LevelReboot.
+func (a Action) Level() Level {
+	switch {
+	case a.Reboot:
+		return LevelReboot
+	case a.Drain:
+		return LevelDrain
+	case len(a.Steps) > 0:
+		return LevelServices
+	}
+	return LevelNone
+}
+
+// String returns the action's name: "none", "reload-crio", "drain-and-reload-crio", "reboot", and for
+// other actions its parts joined by "-and-" ("drain", "reload-<unit>", "restart-<unit>", "daemon-reload",
+// a unit's ".service" left out), e.g. "restart-crio". A reboot without a drain (a single-node cluster) is
+// "reboot-without-drain".
+func (a Action) String() string {
+	if a.Reboot {
+		if a.Drain {
+			return "reboot"
+		}
+		return "reboot-without-drain"
+	}
+	var parts []string
+	if a.Drain {
+		parts = append(parts, "drain")
+	}
+	for _, s := range a.Steps {
+		if s.Kind == StepDaemonReload {
+			parts = append(parts, string(s.Kind))
+			continue
+		}
+		parts = append(parts, string(s.Kind)+"-"+strings.TrimSuffix(s.Service, ".service"))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "-and-")
 }
 
 // Describe says in a few words what a node does, e.g. "drain the node and reload CRI-O".
 func (a Action) Describe() string {
-	switch a {
-	case None:
-		return "nothing"
-	case ReloadCRIO:
-		return "reload CRI-O, no drain"
-	case DrainAndReloadCRIO:
-		return "drain the node and reload CRI-O"
-	case Reboot:
+	switch {
+	case a.Reboot && a.Drain:
 		return "drain and reboot the node"
+	case a.Reboot:
+		return "reboot the node without draining it"
+	case a.Level() == LevelNone:
+		return "write the files, nothing else"
 	}
-	return a.String()
-}
-
-// Node paths of the files the classifier reads.
-const (
-	RegistriesConfPath   = "/etc/containers/registries.conf"
-	PolicyJSONPath       = "/etc/containers/policy.json"
-	SearchRegistriesPath = "/etc/containers/registries.conf.d/01-image-searchRegistries.conf"
-)
-
-// Files holds the contents of the rendered files on one side of a change. A nil slice means the file is
-// not written: registries.conf and policy.json are then the node's base files, and the search drop-in
-// does not exist.
-type Files struct {
-	RegistriesConf   []byte
-	PolicyJSON       []byte
-	SearchRegistries []byte
-}
-
-// Reason is one finding of one rule, e.g. "registry-removed" for entry "docker.io".
-type Reason struct {
-	// Rule names the rule that fired, e.g. "mirror-added" (see the package documentation).
-	Rule string
-	// File is the node path concerned, e.g. RegistriesConfPath.
-	File string
-	// Entry is the scope of the [[registry]] entry concerned (its prefix, or its location when the
-	// prefix is empty), "" for a finding about the whole file.
-	Entry string
-	// Mirror is the mirror location concerned, "" when the finding is not about one mirror.
-	Mirror string
-	// Message says what changed, e.g. `mirror "m.local" added with pull-from-mirror "tag-only"`.
-	Message string
-	// Action is what the reference does because of this finding.
-	Action Action
-	// Minimal is the smallest action that is enough for this finding; never larger than Action.
-	Minimal Action
-	// Safe says why Minimal is enough, when it is smaller than Action.
-	Safe string
-}
-
-// String renders the reason on one line: `registries.conf [[registry]] "docker.io": removed (registry-removed: drain-and-reload-crio)`.
-func (r Reason) String() string {
-	return fmt.Sprintf("%s: %s (%s: %s)", place(r.File, r.Entry, r.Mirror), r.Message, r.Rule, r.Action)
-}
-
-// place names a file, and in it a [[registry]] entry and one of its mirrors when given:
-// `registries.conf [[registry]] "quay.io" mirror "m.local"`.
-func place(file, entry, mirror string) string {
-	var b strings.Builder
-	b.WriteString(shortPath(file))
-	if entry != "" {
-		fmt.Fprintf(&b, " [[registry]] %q", entry)
+	var steps []string
+	for _, s := range a.Steps {
+		steps = append(steps, s.describe())
 	}
-	if mirror != "" {
-		fmt.Fprintf(&b, " mirror %q", mirror)
+	if !a.Drain {
+		return strings.Join(steps, ", then ") + ", no drain"
 	}
-	return b.String()
+	if len(steps) == 0 {
+		return "drain the node"
+	}
+	return "drain the node and " + strings.Join(steps, ", then ")
 }
 
-// shortPath returns the path below /etc/containers/, as people name these files.
-func shortPath(p string) string { return strings.TrimPrefix(p, "/etc/containers/") }
-
-// Result is the classification of one change.
-type Result struct {
-	// Action is what a node running the machine-config daemon does: the largest Action of the reasons,
-	// None when no file changed.
-	Action Action
-	// Minimal is the smallest safe action, advisory: the largest Minimal of the reasons. It is never
-	// larger than Action.
-	Minimal Action
-	// Reasons lists every finding, in rule order.
-	Reasons []Reason
+func (s Step) describe() string {
+	service := s.Service
+	if service == crioService {
+		service = "CRI-O"
+	}
+	if s.Kind == StepDaemonReload {
+		return "reload systemd's configuration (daemon-reload)"
+	}
+	return string(s.Kind) + " " + service
 }
 
-// Classify compares the old and new files and returns what a node does to apply the change. It fails
-// when a file present on either side does not parse (as TOML or JSON), naming the file and side.
-func Classify(old, new Files) (*Result, error) {
-	in, err := newInput(old, new)
-	if err != nil {
-		return nil, err
+// merge returns the action that does what a and b both ask for, as the daemon combines the actions of
+// several changed files: drain if either drains; reboot if either reboots (a reboot always drains first,
+// and replaces every step); otherwise a's steps then b's, each distinct step once.
+func merge(a, b Action) Action {
+	if a.Reboot || b.Reboot {
+		return reboot
 	}
-	res := &Result{}
-	for _, rule := range chain {
-		for _, r := range rule.Check(in) {
-			r.Rule = rule.Name
-			if r.Minimal > r.Action {
-				r.Minimal = r.Action
-			}
-			res.Reasons = append(res.Reasons, r)
-			res.Action = max(res.Action, r.Action)
-			res.Minimal = max(res.Minimal, r.Minimal)
+	out := Action{Drain: a.Drain || b.Drain}
+	for _, s := range append(append([]Step(nil), a.Steps...), b.Steps...) {
+		if !slices.Contains(out.Steps, s) {
+			out.Steps = append(out.Steps, s)
 		}
 	}
-	return res, nil
+	return out
+}
+
+// withoutDrain returns a with no drain: what a single-node cluster does (docs/semantics.md §8.4).
+func (a Action) withoutDrain() Action {
+	a.Drain = false
+	return a
 }

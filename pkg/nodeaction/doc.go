@@ -1,70 +1,102 @@
-// Package nodeaction predicts what a node does when the files this project renders change: nothing,
-// reload CRI-O, drain the node and reload CRI-O, or drain and reboot. It is pure: it reads the old and
-// new contents of the three files as bytes and returns a typed Action with one Reason per finding.
+// Package nodeaction predicts what a node does when the files this project renders change, as today's
+// machine-config daemon does it (MCO 4.13 and later, at 7ff337a; docs/semantics.md §8): which files change,
+// what the cluster's node disruption policies ask for each, and whether the node drains or reboots. It is
+// pure: Classify reads the old and new nodefiles.Files of one pool and returns an Action with one Reason per
+// finding; Diff lists the same changes by meaning, for people. A path not written is the node's base file
+// there (nodefiles.Base), or no file.
 //
-// # The reference
+// A prediction must say exactly what the node does: saying less is a defect, and so is saying more.
 //
-// Action is what a node running the machine-config daemon does today (docs/semantics.md §8). The daemon
-// compares the old and new contents of every file in the rendered MachineConfig and, for the files this
-// project writes:
+// # Which files change (docs/semantics.md §8.1)
 //
-//	/etc/containers/policy.json                     changed: reload CRI-O, no drain
-//	/etc/containers/registries.conf                 changed: reload CRI-O; drain too unless every change is safe
-//	/etc/containers/registries.conf.d/01-image-searchRegistries.conf
-//	                                                changed (added, removed, edited): drain and reboot, since the
-//	                                                daemon has no rule for this path
+// The daemon compares each file by bytes. A reformatted file counts; so do added and removed files (a file
+// the MachineConfig stops writing is deleted, or reverts to the node's base file).
 //
-// A registries.conf change is safe, and skips the drain, when all of these hold. The daemon decodes both
-// files with BurntSushi/toml into containers/image's V2RegistriesConf (no normalization) and keys the
-// [[registry]] tables by scope: the prefix, or the location when the prefix is empty (a later table with
-// the same scope replaces an earlier one). Each condition is one rule below, named as in Reason.Rule:
+// # The node disruption policies (docs/semantics.md §8.2)
 //
-//	search-list-appended      the old unqualified-search-registries is a prefix of the new one (safe)
-//	search-list-reordered     an item kept its count but moved or was replaced: drain
-//	search-list-shrunk        the new list is shorter: drain
-//	registry-removed          a scope disappears: drain
-//	registry-added            a new scope is safe only when all its mirrors are digest-only
-//	                          (pull-from-mirror = "digest-only", or the legacy registry-level
-//	                          mirror-by-digest-only = true); a tag-only or "all" mirror drains, and so
-//	                          does a new scope with no mirror unless it sets the legacy flag
-//	prefix-changed            drain
-//	location-changed          drain
-//	blocked-changed           drain
-//	insecure-changed          drain
-//	mirror-by-digest-only-changed
-//	                          the legacy registry-level flag turned on or off: drain
-//	mirror-removed            a mirror location of a kept scope disappears: drain
-//	mirror-added              a new mirror of a kept scope is safe only when it is digest-only: otherwise drain
-//	pull-from-mirror-changed  a kept mirror's pull-from-mirror changes: safe only when it becomes
-//	                          "digest-only", otherwise drain
+// Each changed path is looked up in the cluster's node disruption policies (Policy): the path's own entry,
+// or else the entry of its closest enclosing directory (a partial directory name is no match); a path no
+// entry covers reboots the node. DefaultPolicy is MCO's defaults: registries.conf Special; policy.json, the
+// directories /etc/containers/registries.d and /etc/crio/policies, and the release GPG key reload
+// crio.service; nothing covers /etc/containers/registries.conf.d, so the search drop-in, added, changed or
+// removed, drains and reboots. PolicyFromMachineConfiguration and ParsePolicy read a cluster's
+// MachineConfiguration `cluster` instead: status.nodeDisruptionPolicyStatus.clusterPolicies, or its
+// spec.nodeDisruptionPolicy merged over the defaults.
 //
-// Two more findings explain a reload without ever causing a drain: mirrors-reordered and
-// mirror-insecure-changed (the daemon does not look at mirror order nor at a mirror's own insecure
-// flag). Other keys (short-name-mode, aliases, credential helpers) are not looked at either: changing
-// them only reloads CRI-O.
+// The node takes the actions of every changed file together (Action): a Reboot anywhere reboots, and
+// replaces everything else; a Drain anywhere drains; the Reload, Restart and DaemonReload steps run in
+// order, each once; None asks for nothing. Special reloads CRI-O, and drains first unless every
+// registries.conf change is safe. A reboot always drains first, except on a single-node cluster, which never
+// drains (Options.SingleNode, docs/semantics.md §8.4). Action.Level orders actions for comparisons: none,
+// services, drain, reboot. With the default policies the actions are named none, reload-crio,
+// drain-and-reload-crio and reboot.
 //
-// Where the versions of the daemon differ (the oldest ones judge a new entry only by the legacy flag, so
-// a new entry without mirrors, e.g. a newly blocked or insecure scope, drains; the newer ones by each
-// mirror's pull-from-mirror), the rules take the larger action, so Action never claims less than a node
-// does. A missing registries.conf or policy.json means the node's base file
-// (semantics §3), which the rendered one replaces; a missing search drop-in means no drop-in.
+// # The Special rule for registries.conf (docs/semantics.md §8.3)
 //
-// # The minimal safe action
+// Both files are decoded with BurntSushi/toml into containers/image's V2RegistriesConf, without the
+// library's normalization, and the [[registry]] tables are keyed by scope (the prefix, or the location when
+// the prefix is empty; a later table with the same scope replaces an earlier one). One table,
+// registriesConfTable, lists every setting compared, and each of its rows says both how to describe a
+// difference (Diff) and how the daemon judges it (Classify); the rows are the rules named in Reason.Rule:
 //
-// The reference is needlessly disruptive in some cases. Each Reason also carries Minimal, the smallest
-// action that is enough for that finding, and, when it is smaller than Action, Safe: why it is enough.
-// Result.Minimal is advisory, never larger than Result.Action, and never what a node actually does
+//	search-list-appended           the old search list is a prefix of the new one: safe
+//	search-list-reordered          an item moved or was replaced: drain
+//	search-list-shrunk             the list is shorter: drain
+//	other-settings-changed         short-name-mode, aliases, credential helpers: not looked at, safe
+//	registry-removed               a scope disappears: drain
+//	registry-added                 a new scope with mirrors: safe when every mirror has pull-from-mirror =
+//	                               "digest-only" (the legacy mirror-by-digest-only is ignored once an entry
+//	                               has mirrors); without mirrors: safe only when mirror-by-digest-only is set,
+//	                               so a newly blocked or insecure scope without mirrors drains
+//	prefix-changed                 drain
+//	location-changed               drain
+//	blocked-changed                drain
+//	insecure-changed               drain
+//	mirror-by-digest-only-changed  a kept entry's legacy flag is not compared: safe
+//	mirror-removed                 a kept entry's mirror location disappears: drain
+//	pull-from-mirror-changed       a kept mirror keeps its pull-from-mirror or changes it to "digest-only";
+//	                               any other change drains ("" and "all" are compared as written)
+//	mirror-insecure-changed        a mirror's own insecure flag is not looked at: safe
+//	mirror-added                   safe when its pull-from-mirror is "digest-only" or the entry's new
+//	                               mirror-by-digest-only is set
+//	mirrors-reordered              mirror order is not looked at: safe
+//
+// Daemons up to 4.12 compared a kept entry's mirror-by-digest-only (a change drained) and judged a new entry
+// by that flag alone; the rules here are 4.13's and later's, and the output says so (Daemon). A mirror is
+// looked up by location, the first with that location; every mirror of the new file is compared, repeats
+// included. When describing a mirror, which references it serves follows containers/image's
+// PullSourcesFromReference: the registry-level mirror-by-digest-only wins over the mirror's pull-from-mirror
+// (containers/image refuses a file that sets both, but the daemon's rule reads the raw values, as the rows do).
+// MCO's daemon code also has an escape hatch that skips this drain, the ConfigMap
+// image-registry-override-drain in MCO's namespace; the prediction does not read it.
+//
+// # The rule chain
+//
+// Classify runs an ordered chain of small pure rules, each returning one Reason per finding: the file-level
+// rules registries-conf-changed, policy-json-changed, registries-d-changed, namespace-policy-changed,
+// search-drop-in-changed and other-file-changed (each file's policy action), and between the first and the
+// others one rule per row of registriesConfTable (a finding's action is what registries.conf's policy does
+// with the daemon's judgement of it). The node's action is every finding's action combined.
+//
+// # The minimal safe action (docs/semantics.md §8.6)
+//
+// The daemon is needlessly disruptive in some cases. Each Reason also carries Minimal, the smallest action
+// that is enough for that finding, and, when its level is below the action's, Safe: why it is enough.
+// Result.Minimal combines them. It is advisory, never above Action's level (when a custom policy asks for
+// less than a finding needs, the finding's minimal is the policy's action), and never what a node does
 // unless the daemon changes. The cases:
 //
-//   - The search drop-in. CRI-O's reload re-reads registries.conf together with registries.conf.d (the
-//     same containers/image call), so a new search list takes effect without a reboot. The effective list
-//     (the drop-in's when it sets one, registries.conf's otherwise) is judged with the search-list rules:
-//     appended or unchanged needs a reload (or nothing when identical), anything else a drain. A drop-in
-//     that changes more than the search list gets no smaller action.
-//   - A search-list change in registries.conf that a drop-in overrides on both sides: containers/image
-//     never reads that list, so a reload is enough.
-//   - A file whose decoded contents are identical (formatting, comments, key order): nothing is needed.
-//   - insecure turned on, or blocked turned off, for a scope: both only allow pulls that were refused or
-//     failed before; every pull that works keeps working the same way, so a reload is enough.
-//   - pull-from-mirror changing between "" and "all", which mean the same.
+//   - The search drop-in. CRI-O's reload re-reads registries.conf together with registries.conf.d, so a new
+//     search list takes effect without a reboot. When the drop-in changes nothing but the search list, the
+//     effective list (the drop-in's when it sets one, registries.conf's otherwise) is judged with the
+//     search-list rules: identical needs nothing, appended a reload, anything else a drain.
+//   - A search-list change in registries.conf while a drop-in sets the list on either side is judged on the
+//     effective list the same way, at least a reload.
+//   - A file whose decoded contents are identical (formatting, comments, key order) needs nothing.
+//   - insecure turned on, or blocked turned off, for a kept entry only allows pulls that were refused or
+//     failed before, so a reload is enough.
+//   - pull-from-mirror changing between "" and "all", which mean the same, needs a reload.
+//   - Under a custom policy that does more than the defaults (a reboot for registries.conf, say), the
+//     defaults' own judgement: a CRI-O reload for a file CRI-O re-reads, a drain and a reload for an unsafe
+//     registries.conf change.
 package nodeaction

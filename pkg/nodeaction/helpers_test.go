@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
 // The tests write registries.conf files by hand, as TOML, with these small builders:
@@ -56,14 +58,47 @@ func mirror(location, pullFrom string, keys ...string) string {
 	return strings.Join(append(lines, keys...), "\n")
 }
 
-// runRule decodes both sides and runs one rule.
-func runRule(t *testing.T, check func(*input) []Reason, old, new Files) []Reason {
-	t.Helper()
-	in, err := newInput(old, new)
-	if err != nil {
-		t.Fatalf("newInput: %v", err)
+// onNode builds the files of one side; a nil data leaves that file out (the node keeps its base file, or
+// has none). For example onNode(nodefiles.RegistriesConf, conf(...), nodefiles.PolicyJSON, nil).
+func onNode(pathsAndData ...any) nodefiles.Files {
+	var out nodefiles.Files
+	for i := 0; i < len(pathsAndData); i += 2 {
+		var data []byte
+		switch d := pathsAndData[i+1].(type) {
+		case string:
+			data = []byte(d)
+		case []byte:
+			data = d
+		}
+		if data != nil {
+			out = append(out, nodefiles.File{Path: pathsAndData[i].(string), Data: data})
+		}
 	}
-	return check(in)
+	return out
+}
+
+// withConf is the files of a side that writes only registries.conf (nil: not written).
+func withConf(data []byte) nodefiles.Files { return onNode(nodefiles.RegistriesConf, data) }
+
+// classify runs Classify with the default policy on a cluster of several nodes.
+func classify(t *testing.T, old, new nodefiles.Files) *Result {
+	t.Helper()
+	res, err := Classify(old, new, DefaultPolicy(), Options{})
+	if err != nil {
+		t.Fatalf("Classify: %v", err)
+	}
+	return res
+}
+
+// reasonsOf returns the reasons of one rule.
+func reasonsOf(res *Result, ruleName string) []Reason {
+	var out []Reason
+	for _, r := range res.Reasons {
+		if r.Rule == ruleName {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // brief renders findings as "entry mirror: action/minimal", the part of a Reason tests assert on.
@@ -79,18 +114,19 @@ func brief(rs []Reason) []string {
 	return out
 }
 
-// ruleCase is one row of a rule's table test: registries.conf contents on both sides.
+// ruleCase is one row of a rule's table test: registries.conf contents on both sides (nil: the base file).
 type ruleCase struct {
 	name     string
 	old, new []byte
 	want     []string
 }
 
-func runRuleTable(t *testing.T, check func(*input) []Reason, cases []ruleCase) {
+// runRuleTable classifies each case and checks the findings of one rule.
+func runRuleTable(t *testing.T, ruleName string, cases []ruleCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := brief(runRule(t, check, Files{RegistriesConf: tc.old}, Files{RegistriesConf: tc.new}))
+			got := brief(reasonsOf(classify(t, withConf(tc.old), withConf(tc.new)), ruleName))
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}

@@ -1,139 +1,83 @@
 package nodeaction
 
 import (
-	"bytes"
 	"fmt"
 	"reflect"
-	"slices"
-	"strings"
+
+	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
-// fileChanged reports whether the node would see a different file: different bytes, or a file written on
-// one side only whose contents differ from the base the node has otherwise.
-func fileChanged(old, new, base []byte) bool {
-	if old == nil {
-		old = base
-	}
-	if new == nil {
-		new = base
-	}
-	return !bytes.Equal(old, new)
-}
-
-// registriesConfChanged: any change to registries.conf reloads CRI-O; when the decoded configuration is
+// registriesConfChanged: a changed registries.conf gets its policy's action (by default Special: reload
+// CRI-O; the rows of registriesConfTable say whether it drains too). When the decoded configuration is
 // identical, nothing is needed.
-func registriesConfChanged(in *input) []Reason {
-	if !fileChanged(in.Old.Files.RegistriesConf, in.New.Files.RegistriesConf, BaseRegistriesConf) {
+func registriesConfChanged(c *classification) []Reason {
+	if !c.changed(nodefiles.RegistriesConf) {
 		return nil
 	}
-	r := finding(RegistriesConfPath, ReloadCRIO, "%s", describeWrite(in.Old.Files.RegistriesConf, in.New.Files.RegistriesConf))
-	if reflect.DeepEqual(in.Old.Conf.V2RegistriesConf, in.New.Conf.V2RegistriesConf) {
-		r = r.safe(None, "the decoded configuration is identical (formatting only), so containers/image reads the same thing")
+	action, policy := c.policy.actionFor(nodefiles.RegistriesConf, true)
+	r := Reason{File: nodefiles.RegistriesConf, Message: c.howWritten(nodefiles.RegistriesConf) + "; " + policy,
+		Action: action, Minimal: reloadCRIO, Safe: "CRI-O's reload re-reads registries.conf"}
+	if reflect.DeepEqual(c.Old.Conf.V2RegistriesConf, c.New.Conf.V2RegistriesConf) {
+		r = r.safe(none, "the decoded configuration is identical (formatting only), so containers/image reads the same thing")
 	}
-	return reasons(r)
+	return []Reason{r}
 }
 
-func describeWrite(old, new []byte) string {
-	switch {
-	case old == nil:
-		return "written (the node's base file before)"
-	case new == nil:
-		return "no longer written (back to the node's base file)"
-	}
-	return "contents changed"
-}
-
-// searchListAppended: items appended to unqualified-search-registries are safe.
-func searchListAppended(in *input) []Reason {
-	o, n := in.Old.Conf.UnqualifiedSearchRegistries, in.New.Conf.UnqualifiedSearchRegistries
-	if len(n) <= len(o) || !slices.Equal(o, n[:len(o)]) {
+// policyJSONChanged: a changed policy.json gets its policy's action (by default: reload CRI-O). Identical
+// JSON needs nothing; otherwise a reload is enough, since CRI-O reads the policy again when reloaded.
+func policyJSONChanged(c *classification) []Reason {
+	if !c.changed(nodefiles.PolicyJSON) {
 		return nil
 	}
-	return reasons(finding(RegistriesConfPath, ReloadCRIO, "unqualified-search-registries %s: %s appended", list(o, n), strings.Join(n[len(o):], ", ")))
+	return []Reason{reloadFinding(c, nodefiles.PolicyJSON, c.Old.Policies, c.New.Policies, "CRI-O reads policy.json again when reloaded")}
 }
 
-// searchListReordered: an item moved or was replaced (the list is not shorter) drains, since short
-// names resolve in list order.
-func searchListReordered(in *input) []Reason {
-	o, n := in.Old.Conf.UnqualifiedSearchRegistries, in.New.Conf.UnqualifiedSearchRegistries
-	if len(n) < len(o) || slices.Equal(o, n[:len(o)]) {
+// namespacePolicyChanged: a namespace policy added, changed or removed (the node deletes it) gets its
+// policy's action (by default, of the /etc/crio/policies directory: reload CRI-O).
+func namespacePolicyChanged(c *classification) []Reason {
+	var out []Reason
+	for _, p := range c.changedOf(namespacePolicyFile) {
+		out = append(out, reloadFinding(c, p, c.Old.Policies, c.New.Policies, "CRI-O reads the namespace policies again when reloaded"))
+	}
+	return out
+}
+
+// registriesDChanged: a registries.d file added, changed or removed gets its policy's action (by default, of
+// the /etc/containers/registries.d directory: reload CRI-O).
+func registriesDChanged(c *classification) []Reason {
+	var out []Reason
+	for _, p := range c.changedOf(registriesDFile) {
+		out = append(out, reloadFinding(c, p, c.Old.RegistriesD, c.New.RegistriesD, "CRI-O reads registries.d again when reloaded"))
+	}
+	return out
+}
+
+// reloadFinding judges a changed file that CRI-O reads again when reloaded: a reload is enough, and nothing
+// is when the file is on both sides with the same decoded contents (old and new hold each side's decoded
+// files by path).
+func reloadFinding[T any](c *classification, p string, old, new map[string]T, why string) Reason {
+	r := c.fileFinding(p).safe(reloadCRIO, why)
+	o, inOld := old[p]
+	n, inNew := new[p]
+	if inOld && inNew && reflect.DeepEqual(o, n) {
+		r = r.safe(none, "the decoded contents are identical (formatting only)")
+	}
+	return r
+}
+
+// searchDropInChanged: no default policy covers registries.conf.d, so any change of the search drop-in
+// (added, removed, edited) drains and reboots. The minimal action judges the effective search list instead,
+// when the drop-in changes nothing else.
+func searchDropInChanged(c *classification) []Reason {
+	if !c.changed(nodefiles.SearchRegistries) {
 		return nil
 	}
-	r := finding(RegistriesConfPath, DrainAndReloadCRIO, "unqualified-search-registries %s: reordered or replaced", list(o, n))
-	return reasons(overriddenSearch(in, r))
-}
-
-// searchListShrunk: a shorter list drains.
-func searchListShrunk(in *input) []Reason {
-	o, n := in.Old.Conf.UnqualifiedSearchRegistries, in.New.Conf.UnqualifiedSearchRegistries
-	if len(n) >= len(o) {
-		return nil
+	r := c.fileFinding(nodefiles.SearchRegistries)
+	if !sameApartFromSearch(c.input) {
+		return []Reason{r}
 	}
-	r := finding(RegistriesConfPath, DrainAndReloadCRIO, "unqualified-search-registries %s: shrunk", list(o, n))
-	return reasons(overriddenSearch(in, r))
-}
-
-// overriddenSearch lowers a registries.conf search-list finding to what the effective list needs when a
-// drop-in sets the list on either side: registries.conf's own list is then not (or not only) what
-// containers/image reads.
-func overriddenSearch(in *input, r Reason) Reason {
-	if !in.Old.dropInSetsSearch() && !in.New.dropInSetsSearch() {
-		return r
-	}
-	min, how := effectiveSearchVerdict(in)
-	return r.safe(max(min, ReloadCRIO), fmt.Sprintf("the search drop-in sets the list containers/image reads, and that effective list is %s", how))
-}
-
-// effectiveSearchVerdict judges the change of the effective search list with the reference's rule.
-func effectiveSearchVerdict(in *input) (Action, string) {
-	o, n := in.Old.effectiveSearch(), in.New.effectiveSearch()
-	switch {
-	case slices.Equal(o, n):
-		return None, fmt.Sprintf("unchanged %s", list(o, n))
-	case len(n) > len(o) && slices.Equal(o, n[:len(o)]):
-		return ReloadCRIO, fmt.Sprintf("only appended to %s", list(o, n))
-	case len(n) < len(o):
-		return DrainAndReloadCRIO, fmt.Sprintf("shrunk %s, which drains like the same change in registries.conf", list(o, n))
-	}
-	return DrainAndReloadCRIO, fmt.Sprintf("reordered or replaced %s, which drains like the same change in registries.conf", list(o, n))
-}
-
-func list(o, n []string) string {
-	return fmt.Sprintf("[%s] -> [%s]", strings.Join(o, ", "), strings.Join(n, ", "))
-}
-
-// policyJSONChanged: any change to policy.json reloads CRI-O; identical JSON needs nothing.
-func policyJSONChanged(in *input) []Reason {
-	if !fileChanged(in.Old.Files.PolicyJSON, in.New.Files.PolicyJSON, BasePolicyJSON) {
-		return nil
-	}
-	r := finding(PolicyJSONPath, ReloadCRIO, "%s", describeWrite(in.Old.Files.PolicyJSON, in.New.Files.PolicyJSON))
-	if reflect.DeepEqual(in.Old.Policy, in.New.Policy) {
-		r = r.safe(None, "the decoded JSON is identical (formatting only)")
-	}
-	return reasons(r)
-}
-
-// searchDropInChanged: the daemon has no rule for the drop-in, so any change drains and reboots. The
-// minimal action judges the effective search list instead, when the drop-in changes nothing else.
-func searchDropInChanged(in *input) []Reason {
-	o, n := in.Old.Files.SearchRegistries, in.New.Files.SearchRegistries
-	if o == nil && n == nil || o != nil && n != nil && bytes.Equal(o, n) {
-		return nil
-	}
-	what := "contents changed"
-	switch {
-	case o == nil:
-		what = "added"
-	case n == nil:
-		what = "removed"
-	}
-	r := finding(SearchRegistriesPath, Reboot, "%s; the machine-config daemon has no rule for this file", what)
-	if !sameApartFromSearch(in) {
-		return reasons(r)
-	}
-	min, how := effectiveSearchVerdict(in)
-	return reasons(r.safe(min, fmt.Sprintf("CRI-O's reload re-reads registries.conf.d together with registries.conf, so no reboot is needed; the drop-in changes only the search list, and the effective list is %s", how)))
+	min, how := effectiveSearchVerdict(c.input)
+	return []Reason{r.safe(min, fmt.Sprintf("CRI-O's reload re-reads registries.conf.d together with registries.conf, so no reboot is needed; the drop-in changes only the search list, and the effective list is %s", how))}
 }
 
 // sameApartFromSearch reports whether the drop-ins of both sides say the same thing once their search
@@ -151,4 +95,14 @@ func sameApartFromSearch(in *input) bool {
 		return c
 	}
 	return reflect.DeepEqual(rest(&in.Old), rest(&in.New))
+}
+
+// otherFileChanged: any other path the MachineConfig writes or stops writing gets its policy's action (by
+// default, for a path no entry covers, a reboot). No smaller action is claimed.
+func otherFileChanged(c *classification) []Reason {
+	var out []Reason
+	for _, p := range c.changedOf(otherFile) {
+		out = append(out, c.fileFinding(p))
+	}
+	return out
 }

@@ -3,14 +3,18 @@ package nodeaction
 import (
 	"slices"
 	"testing"
+
+	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
+
+// Expected findings are written as "entry [mirror]: action/minimal".
 
 func TestRegistriesConfChanged(t *testing.T) {
 	quay := conf(entry("quay.io", mirror("m.local", "digest-only")))
-	runRuleTable(t, registriesConfChanged, []ruleCase{
+	runRuleTable(t, "registries-conf-changed", []ruleCase{
 		{name: "identical bytes are no change", old: quay, new: quay},
 		{name: "both sides the base file are no change"},
-		{name: "writing exactly the base file is no change", old: nil, new: BaseRegistriesConf},
+		{name: "writing exactly the base file is no change", old: nil, new: nodefiles.Base(nodefiles.RegistriesConf)},
 		{name: "new contents reload CRI-O", old: quay, new: conf(entry("quay.io", mirror("m2.local", "digest-only"))),
 			want: []string{": reload-crio/reload-crio"}},
 		{name: "a file written over the base reloads", old: nil, new: quay, want: []string{": reload-crio/reload-crio"}},
@@ -22,7 +26,7 @@ func TestRegistriesConfChanged(t *testing.T) {
 }
 
 func TestSearchListAppended(t *testing.T) {
-	runRuleTable(t, searchListAppended, []ruleCase{
+	runRuleTable(t, "search-list-appended", []ruleCase{
 		{name: "items appended reload", old: conf(search("a", "b")), new: conf(search("a", "b", "c")), want: []string{": reload-crio/reload-crio"}},
 		{name: "appending to an empty list reloads", old: conf(search()), new: conf(search("a")), want: []string{": reload-crio/reload-crio"}},
 		{name: "an unchanged list does not fire", old: conf(search("a", "b")), new: conf(search("a", "b"))},
@@ -32,7 +36,7 @@ func TestSearchListAppended(t *testing.T) {
 }
 
 func TestSearchListReordered(t *testing.T) {
-	runRuleTable(t, searchListReordered, []ruleCase{
+	runRuleTable(t, "search-list-reordered", []ruleCase{
 		{name: "swapped items drain", old: conf(search("a", "b")), new: conf(search("b", "a")), want: []string{": drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "a replaced item drains", old: conf(search("a", "b")), new: conf(search("a", "c")), want: []string{": drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "an item inserted before the end drains", old: conf(search("a", "b")), new: conf(search("a", "c", "b")), want: []string{": drain-and-reload-crio/drain-and-reload-crio"}},
@@ -42,7 +46,7 @@ func TestSearchListReordered(t *testing.T) {
 }
 
 func TestSearchListShrunk(t *testing.T) {
-	runRuleTable(t, searchListShrunk, []ruleCase{
+	runRuleTable(t, "search-list-shrunk", []ruleCase{
 		{name: "a removed last item drains", old: conf(search("a", "b")), new: conf(search("a")), want: []string{": drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "an emptied list drains", old: conf(search("a")), new: conf(search()), want: []string{": drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "a longer list does not fire", old: conf(search("a")), new: conf(search("b", "a"))},
@@ -53,25 +57,25 @@ func TestSearchListRulesWithADropIn(t *testing.T) {
 	dropIn := []byte(`unqualified-search-registries = ["quay.io"]`)
 	cases := []struct {
 		name     string
-		old, new Files
+		old, new nodefiles.Files
 		want     []string
 	}{
 		{name: "a list overridden on both sides needs only the reload",
-			old:  Files{RegistriesConf: conf(search("a", "b")), SearchRegistries: dropIn},
-			new:  Files{RegistriesConf: conf(search("a")), SearchRegistries: dropIn},
+			old:  onNode(nodefiles.RegistriesConf, conf(search("a", "b")), nodefiles.SearchRegistries, dropIn),
+			new:  onNode(nodefiles.RegistriesConf, conf(search("a")), nodefiles.SearchRegistries, dropIn),
 			want: []string{": drain-and-reload-crio/reload-crio"}},
 		{name: "a drop-in that goes away exposes the shrunk list",
-			old:  Files{RegistriesConf: conf(search("a", "b")), SearchRegistries: []byte(`unqualified-search-registries = ["a", "b"]`)},
-			new:  Files{RegistriesConf: conf(search("a"))},
+			old:  onNode(nodefiles.RegistriesConf, conf(search("a", "b")), nodefiles.SearchRegistries, []byte(`unqualified-search-registries = ["a", "b"]`)),
+			new:  onNode(nodefiles.RegistriesConf, conf(search("a"))),
 			want: []string{": drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "a new drop-in that appends to the effective list needs only the reload",
-			old:  Files{RegistriesConf: conf(search("a", "b"))},
-			new:  Files{RegistriesConf: conf(search("a")), SearchRegistries: []byte(`unqualified-search-registries = ["a", "b", "c"]`)},
+			old:  onNode(nodefiles.RegistriesConf, conf(search("a", "b"))),
+			new:  onNode(nodefiles.RegistriesConf, conf(search("a")), nodefiles.SearchRegistries, []byte(`unqualified-search-registries = ["a", "b", "c"]`)),
 			want: []string{": drain-and-reload-crio/reload-crio"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := brief(runRule(t, searchListShrunk, tc.old, tc.new))
+			got := brief(reasonsOf(classify(t, tc.old, tc.new), "search-list-shrunk"))
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
@@ -80,7 +84,7 @@ func TestSearchListRulesWithADropIn(t *testing.T) {
 }
 
 func TestRegistryRemoved(t *testing.T) {
-	runRuleTable(t, registryRemoved, []ruleCase{
+	runRuleTable(t, "registry-removed", []ruleCase{
 		{name: "a removed entry drains", old: conf(entry("quay.io"), entry("docker.io")), new: conf(entry("quay.io")),
 			want: []string{"docker.io: drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "every file back to the base drains for each entry", old: conf(entry("b.io"), entry("a.io")), new: nil,
@@ -91,20 +95,26 @@ func TestRegistryRemoved(t *testing.T) {
 	})
 }
 
+// A new entry gives one finding for itself and one per mirror: the daemon judges it by its mirrors'
+// pull-from-mirror, and without mirrors by its legacy mirror-by-digest-only.
 func TestRegistryAdded(t *testing.T) {
-	runRuleTable(t, registryAdded, []ruleCase{
+	runRuleTable(t, "registry-added", []ruleCase{
 		{name: "an entry with digest-only mirrors reloads", old: conf(), new: conf(entry("quay.io", mirror("m1", "digest-only"), mirror("m2", "digest-only"))),
-			want: []string{"quay.io: reload-crio/reload-crio"}},
+			want: []string{"quay.io: reload-crio/reload-crio", "quay.io m1: reload-crio/reload-crio", "quay.io m2: reload-crio/reload-crio"}},
 		{name: "an entry with a tag-only mirror drains", old: conf(), new: conf(entry("quay.io", mirror("m1", "digest-only"), mirror("m2", "tag-only"))),
-			want: []string{"quay.io: drain-and-reload-crio/drain-and-reload-crio"}},
+			want: []string{"quay.io: reload-crio/reload-crio", "quay.io m1: reload-crio/reload-crio", "quay.io m2: drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "an entry with an all mirror drains", old: conf(), new: conf(entry("quay.io", mirror("m1", "all"))),
-			want: []string{"quay.io: drain-and-reload-crio/drain-and-reload-crio"}},
+			want: []string{"quay.io: reload-crio/reload-crio", "quay.io m1: drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "an entry whose mirror leaves pull-from-mirror out drains", old: conf(), new: conf(entry("quay.io", mirror("m1", ""))),
-			want: []string{"quay.io: drain-and-reload-crio/drain-and-reload-crio"}},
-		{name: "an entry with legacy mirror-by-digest-only reloads", old: conf(), new: conf(entry("quay.io", "mirror-by-digest-only = true", mirror("m1", ""))),
+			want: []string{"quay.io: reload-crio/reload-crio", "quay.io m1: drain-and-reload-crio/drain-and-reload-crio"}},
+		{name: "an entry with mirrors and the legacy mirror-by-digest-only drains, since the flag is ignored once it has mirrors",
+			old: conf(), new: conf(entry("quay.io", "mirror-by-digest-only = true", mirror("m1", ""))),
+			want: []string{"quay.io: reload-crio/reload-crio", "quay.io m1: drain-and-reload-crio/drain-and-reload-crio"}},
+		{name: "an entry without mirrors but with the legacy mirror-by-digest-only reloads",
+			old: conf(), new: conf(entry("quay.io", "mirror-by-digest-only = true")),
 			want: []string{"quay.io: reload-crio/reload-crio"}},
 		{name: "a blocked entry with digest-only mirrors reloads (NeverContactSource)", old: conf(), new: conf(entry("quay.io", "blocked = true", mirror("m1", "digest-only"))),
-			want: []string{"quay.io: reload-crio/reload-crio"}},
+			want: []string{"quay.io: reload-crio/reload-crio", "quay.io m1: reload-crio/reload-crio"}},
 		{name: "an entry without mirrors drains", old: conf(), new: conf(entry("reg.lab:5000", "insecure = true")),
 			want: []string{"reg.lab:5000: drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "a kept entry does not fire", old: conf(entry("quay.io")), new: conf(entry("quay.io", mirror("m1", "tag-only")))},
@@ -112,7 +122,7 @@ func TestRegistryAdded(t *testing.T) {
 }
 
 func TestPrefixChanged(t *testing.T) {
-	runRuleTable(t, prefixChanged, []ruleCase{
+	runRuleTable(t, "prefix-changed", []ruleCase{
 		{name: "an empty prefix set to the location drains",
 			old: conf(entry("quay.io", mirror("m1", "digest-only"))), new: conf(entry("quay.io", `prefix = "quay.io"`, mirror("m1", "digest-only"))),
 			want: []string{"quay.io: drain-and-reload-crio/drain-and-reload-crio"}},
@@ -121,7 +131,7 @@ func TestPrefixChanged(t *testing.T) {
 }
 
 func TestLocationChanged(t *testing.T) {
-	runRuleTable(t, locationChanged, []ruleCase{
+	runRuleTable(t, "location-changed", []ruleCase{
 		{name: "a prefixed entry pointing elsewhere drains",
 			old: conf(entry("a.io", `prefix = "quay.io"`)), new: conf(entry("b.io", `prefix = "quay.io"`)),
 			want: []string{"quay.io: drain-and-reload-crio/drain-and-reload-crio"}},
@@ -130,7 +140,7 @@ func TestLocationChanged(t *testing.T) {
 }
 
 func TestBlockedChanged(t *testing.T) {
-	runRuleTable(t, blockedChanged, []ruleCase{
+	runRuleTable(t, "blocked-changed", []ruleCase{
 		{name: "blocking drains", old: conf(entry("quay.io", mirror("m1", "digest-only"))), new: conf(entry("quay.io", "blocked = true", mirror("m1", "digest-only"))),
 			want: []string{"quay.io: drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "unblocking drains, though a reload is enough", old: conf(entry("quay.io", "blocked = true")), new: conf(entry("quay.io")),
@@ -140,7 +150,7 @@ func TestBlockedChanged(t *testing.T) {
 }
 
 func TestInsecureChanged(t *testing.T) {
-	runRuleTable(t, insecureChanged, []ruleCase{
+	runRuleTable(t, "insecure-changed", []ruleCase{
 		{name: "turning insecure on drains, though a reload is enough", old: conf(entry("reg.lab")), new: conf(entry("reg.lab", "insecure = true")),
 			want: []string{"reg.lab: drain-and-reload-crio/reload-crio"}},
 		{name: "turning insecure off drains", old: conf(entry("reg.lab", "insecure = true")), new: conf(entry("reg.lab")),
@@ -150,17 +160,17 @@ func TestInsecureChanged(t *testing.T) {
 }
 
 func TestMirrorByDigestOnlyChanged(t *testing.T) {
-	runRuleTable(t, mirrorByDigestOnlyChanged, []ruleCase{
-		{name: "turning the legacy flag on drains", old: conf(entry("q.io", mirror("m", ""))), new: conf(entry("q.io", "mirror-by-digest-only = true", mirror("m", ""))),
-			want: []string{"q.io: drain-and-reload-crio/drain-and-reload-crio"}},
-		{name: "turning the legacy flag off drains", old: conf(entry("q.io", "mirror-by-digest-only = true", mirror("m", ""))), new: conf(entry("q.io", mirror("m", ""))),
-			want: []string{"q.io: drain-and-reload-crio/drain-and-reload-crio"}},
+	runRuleTable(t, "mirror-by-digest-only-changed", []ruleCase{
+		{name: "turning the legacy flag on only reloads, since the daemon does not compare it", old: conf(entry("q.io", mirror("m", ""))), new: conf(entry("q.io", "mirror-by-digest-only = true", mirror("m", ""))),
+			want: []string{"q.io: reload-crio/reload-crio"}},
+		{name: "turning the legacy flag off only reloads, since the daemon does not compare it", old: conf(entry("q.io", "mirror-by-digest-only = true", mirror("m", ""))), new: conf(entry("q.io", mirror("m", ""))),
+			want: []string{"q.io: reload-crio/reload-crio"}},
 		{name: "the flag kept on does not fire", old: conf(entry("q.io", "mirror-by-digest-only = true", mirror("m", ""))), new: conf(entry("q.io", "mirror-by-digest-only = true", mirror("m", ""), mirror("m2", "")))},
 	})
 }
 
 func TestMirrorRemoved(t *testing.T) {
-	runRuleTable(t, mirrorRemoved, []ruleCase{
+	runRuleTable(t, "mirror-removed", []ruleCase{
 		{name: "a removed digest-only mirror drains", old: conf(entry("q.io", mirror("m1", "digest-only"), mirror("m2", "digest-only"))), new: conf(entry("q.io", mirror("m2", "digest-only"))),
 			want: []string{"q.io m1: drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "a moved mirror is not removed", old: conf(entry("q.io", mirror("m1", "digest-only"), mirror("m2", "digest-only"))), new: conf(entry("q.io", mirror("m2", "digest-only"), mirror("m1", "digest-only")))},
@@ -169,7 +179,7 @@ func TestMirrorRemoved(t *testing.T) {
 }
 
 func TestMirrorAdded(t *testing.T) {
-	runRuleTable(t, mirrorAdded, []ruleCase{
+	runRuleTable(t, "mirror-added", []ruleCase{
 		{name: "a digest-only mirror reloads", old: conf(entry("q.io", mirror("m1", "digest-only"))), new: conf(entry("q.io", mirror("m1", "digest-only"), mirror("m2", "digest-only"))),
 			want: []string{"q.io m2: reload-crio/reload-crio"}},
 		{name: "a tag-only mirror drains", old: conf(entry("q.io", mirror("m1", "digest-only"))), new: conf(entry("q.io", mirror("m1", "digest-only"), mirror("m2", "tag-only"))),
@@ -183,7 +193,7 @@ func TestMirrorAdded(t *testing.T) {
 
 func TestPullFromMirrorChanged(t *testing.T) {
 	one := func(pullFrom string) []byte { return conf(entry("q.io", mirror("m", pullFrom))) }
-	runRuleTable(t, pullFromMirrorChanged, []ruleCase{
+	runRuleTable(t, "pull-from-mirror-changed", []ruleCase{
 		{name: "tag-only becoming digest-only reloads", old: one("tag-only"), new: one("digest-only"), want: []string{"q.io m: reload-crio/reload-crio"}},
 		{name: "all becoming digest-only reloads", old: one("all"), new: one("digest-only"), want: []string{"q.io m: reload-crio/reload-crio"}},
 		{name: "digest-only becoming tag-only drains", old: one("digest-only"), new: one("tag-only"), want: []string{"q.io m: drain-and-reload-crio/drain-and-reload-crio"}},
@@ -194,7 +204,7 @@ func TestPullFromMirrorChanged(t *testing.T) {
 }
 
 func TestMirrorsReordered(t *testing.T) {
-	runRuleTable(t, mirrorsReordered, []ruleCase{
+	runRuleTable(t, "mirrors-reordered", []ruleCase{
 		{name: "swapped mirrors reload", old: conf(entry("q.io", mirror("a", "digest-only"), mirror("b", "digest-only"))), new: conf(entry("q.io", mirror("b", "digest-only"), mirror("a", "digest-only"))),
 			want: []string{"q.io: reload-crio/reload-crio"}},
 		{name: "a mirror inserted in front keeps the order of the others", old: conf(entry("q.io", mirror("a", "digest-only"), mirror("b", "digest-only"))), new: conf(entry("q.io", mirror("c", "digest-only"), mirror("a", "digest-only"), mirror("b", "digest-only")))},
@@ -202,7 +212,7 @@ func TestMirrorsReordered(t *testing.T) {
 }
 
 func TestMirrorInsecureChanged(t *testing.T) {
-	runRuleTable(t, mirrorInsecureChanged, []ruleCase{
+	runRuleTable(t, "mirror-insecure-changed", []ruleCase{
 		{name: "a mirror turned insecure reloads", old: conf(entry("q.io", mirror("m", "digest-only"))), new: conf(entry("q.io", mirror("m", "digest-only", "insecure = true"))),
 			want: []string{"q.io m: reload-crio/reload-crio"}},
 		{name: "a mirror turned secure reloads", old: conf(entry("q.io", mirror("m", "digest-only", "insecure = true"))), new: conf(entry("q.io", mirror("m", "digest-only"))),
@@ -226,7 +236,7 @@ func TestPolicyJSONChanged(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := brief(runRule(t, policyJSONChanged, Files{PolicyJSON: tc.old}, Files{PolicyJSON: tc.new}))
+			got := brief(reasonsOf(classify(t, onNode(nodefiles.PolicyJSON, tc.old), onNode(nodefiles.PolicyJSON, tc.new)), "policy-json-changed"))
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
@@ -238,33 +248,33 @@ func TestSearchDropInChanged(t *testing.T) {
 	dropIn := func(hosts ...string) []byte { return []byte(search(hosts...) + "short-name-mode = \"\"\n") }
 	cases := []struct {
 		name     string
-		old, new Files
+		old, new nodefiles.Files
 		want     []string
 	}{
 		{name: "a new drop-in appending to the list reboots, though a reload is enough",
-			old: Files{}, new: Files{SearchRegistries: dropIn("registry.access.redhat.com", "docker.io", "quay.io")},
+			old: nil, new: onNode(nodefiles.SearchRegistries, dropIn("registry.access.redhat.com", "docker.io", "quay.io")),
 			want: []string{": reboot/reload-crio"}},
 		{name: "a new drop-in replacing the list reboots, though a drain is enough",
-			old: Files{}, new: Files{SearchRegistries: dropIn("quay.io")},
+			old: nil, new: onNode(nodefiles.SearchRegistries, dropIn("quay.io")),
 			want: []string{": reboot/drain-and-reload-crio"}},
 		{name: "a removed drop-in reboots, though a drain is enough when the list shrinks",
-			old: Files{SearchRegistries: dropIn("registry.access.redhat.com", "docker.io", "quay.io")}, new: Files{},
+			old: onNode(nodefiles.SearchRegistries, dropIn("registry.access.redhat.com", "docker.io", "quay.io")), new: nil,
 			want: []string{": reboot/drain-and-reload-crio"}},
 		{name: "a drop-in whose list is appended reboots, though a reload is enough",
-			old: Files{SearchRegistries: dropIn("quay.io")}, new: Files{SearchRegistries: dropIn("quay.io", "docker.io")},
+			old: onNode(nodefiles.SearchRegistries, dropIn("quay.io")), new: onNode(nodefiles.SearchRegistries, dropIn("quay.io", "docker.io")),
 			want: []string{": reboot/reload-crio"}},
 		{name: "a drop-in rewritten with the same list reboots, though nothing is needed",
-			old: Files{SearchRegistries: dropIn("quay.io")}, new: Files{SearchRegistries: []byte(`unqualified-search-registries = ['quay.io']`)},
+			old: onNode(nodefiles.SearchRegistries, dropIn("quay.io")), new: onNode(nodefiles.SearchRegistries, []byte(`unqualified-search-registries = ['quay.io']`)),
 			want: []string{": reboot/none"}},
 		{name: "a drop-in that changes more than the list reboots",
-			old: Files{SearchRegistries: dropIn("quay.io")}, new: Files{SearchRegistries: []byte(search("quay.io", "docker.io") + "short-name-mode = \"enforcing\"\n")},
+			old: onNode(nodefiles.SearchRegistries, dropIn("quay.io")), new: onNode(nodefiles.SearchRegistries, []byte(search("quay.io", "docker.io")+"short-name-mode = \"enforcing\"\n")),
 			want: []string{": reboot/reboot"}},
 		{name: "an unchanged drop-in does not fire",
-			old: Files{SearchRegistries: dropIn("quay.io")}, new: Files{SearchRegistries: dropIn("quay.io")}},
+			old: onNode(nodefiles.SearchRegistries, dropIn("quay.io")), new: onNode(nodefiles.SearchRegistries, dropIn("quay.io"))},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := brief(runRule(t, searchDropInChanged, tc.old, tc.new))
+			got := brief(reasonsOf(classify(t, tc.old, tc.new), "search-drop-in-changed"))
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
