@@ -53,7 +53,9 @@ func (f FieldRef) String() string {
 }
 
 // Child returns the reference to a field below f: FieldRef{…, "spec.x[0]"}.Child(".mirrors[1]").
-func (f FieldRef) Child(suffix string) FieldRef { return FieldRef{Object: f.Object, Field: f.Field + suffix} }
+func (f FieldRef) Child(suffix string) FieldRef {
+	return FieldRef{Object: f.Object, Field: f.Field + suffix}
+}
 
 // Problem is one thing wrong with the input, precise enough to act on:
 //
