@@ -113,8 +113,10 @@ type source struct {
 // Controller keeps every built-in pool's generated registries MachineConfig in line with the cluster's
 // mirror configuration.
 type Controller struct {
-	client  mcfgclient.MachineConfigsGetter
-	metrics *Metrics
+	client mcfgclient.MachineConfigsGetter
+	// policies writes the status of ClusterImagePolicies and ImagePolicies.
+	policies policyClient
+	metrics  *Metrics
 	status  *statusReporter
 	cfg     Config
 
@@ -130,13 +132,20 @@ type Controller struct {
 	firstEvent time.Time
 }
 
+// Clients are what the controller writes with: the MachineConfigs, and the status of the policy objects.
+type Clients struct {
+	MachineConfigs mcfgclient.MachineConfigsGetter
+	Policies       policyClient
+}
+
 // newController wires the controller to its informers: one per input kind (inputs.Kinds), and the
 // MachineConfigs it generates. It registers event handlers; it starts nothing.
-func newController(client mcfgclient.MachineConfigsGetter, inf Informers, recorder record.EventRecorder, metrics *Metrics, cfg Config) (*Controller, error) {
+func newController(clients Clients, inf Informers, recorder record.EventRecorder, metrics *Metrics, cfg Config) (*Controller, error) {
 	cfg = cfg.withDefaults()
 	c := &Controller{
-		client:  client,
-		metrics: metrics,
+		client:   clients.MachineConfigs,
+		policies: clients.Policies,
+		metrics:  metrics,
 		status:  newStatusReporter(recorder, metrics),
 		cfg:     cfg,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(cfg.RateLimiter,

@@ -32,6 +32,8 @@ type combined struct {
 	namespaced []scopeUse
 	// objects are the outcomes of every policy object, ClusterImagePolicies first, each kind sorted.
 	objects []ObjectStatus
+	// dropped reports each dropped ImagePolicy scope, naming the ClusterImagePolicy scope that wins.
+	dropped []inputs.Problem
 }
 
 // combine builds each policy's requirement and decides which scopes take effect. Problems of the objects
@@ -59,8 +61,11 @@ func combine(in *inputs.Inputs) (*combined, []inputs.Problem) {
 		all = append(all, ps...)
 		st := ObjectStatus{Ref: ref, Generation: ip.Generation, Invalid: len(ps) > 0}
 		for _, u := range uses {
-			if c.clusterCovers(u.scope) {
+			if by := c.clusterCovering(u.scope); by != nil {
 				st.DroppedScopes = append(st.DroppedScopes, u.scope)
+				c.dropped = append(c.dropped, inputs.Problem{At: u.at, Value: u.scope,
+					Message: fmt.Sprintf("not applied: equal to or nested in the scope %q of %s, which takes precedence", by.scope, by.at.Object),
+					Fix:     "remove the scope from the ImagePolicy, or narrow the ClusterImagePolicy"})
 				continue
 			}
 			u.namespace = ip.Namespace
@@ -71,9 +76,15 @@ func combine(in *inputs.Inputs) (*combined, []inputs.Problem) {
 	return c, all
 }
 
-// clusterCovers reports whether scope is nested in a ClusterImagePolicy scope, which then wins (§9.2).
-func (c *combined) clusterCovers(scope string) bool {
-	return slices.ContainsFunc(c.cluster, func(u scopeUse) bool { return Nested(scope, u.scope) })
+// clusterCovering returns the first ClusterImagePolicy scope use that scope is nested in, which then wins
+// (§9.2); nil when there is none.
+func (c *combined) clusterCovering(scope string) *scopeUse {
+	for i := range c.cluster {
+		if Nested(scope, c.cluster[i].scope) {
+			return &c.cluster[i]
+		}
+	}
+	return nil
 }
 
 // uses returns every scope use that takes effect, cluster first.

@@ -53,6 +53,7 @@ func Render(in *inputs.Inputs, merge *registries.Result) (*Result, error) {
 		var problems []inputs.Problem
 		c, problems = combine(in)
 		res.Objects = c.objects
+		res.Warnings = append(res.Warnings, c.dropped...)
 		problems = append(problems, checkRegistrySources(c, merge.Policy)...)
 		if len(problems) > 0 {
 			inputs.SortProblems(problems)
@@ -137,4 +138,10 @@ func inNamespace(uses []scopeUse, ns string) []scopeUse {
 		}
 	}
 	return out
+}
+
+// ConflictMessage is the message of the Pending condition of an ImagePolicy whose scopes are dropped because
+// ClusterImagePolicy scopes cover them, in the reference's words.
+func ConflictMessage(dropped []string) string {
+	return fmt.Sprintf("has conflicting scope(s) %q that equal to or nest inside existing clusterimagepolicy, only policy from clusterimagepolicy scope(s) will be applied", dropped)
 }
