@@ -117,8 +117,8 @@ type Controller struct {
 	// policies writes the status of ClusterImagePolicies and ImagePolicies.
 	policies policyClient
 	metrics  *Metrics
-	status  *statusReporter
-	cfg     Config
+	status   *statusReporter
+	cfg      Config
 
 	sources []source
 	configs mcfglisters.MachineConfigLister
@@ -146,8 +146,8 @@ func newController(clients Clients, inf Informers, recorder record.EventRecorder
 		client:   clients.MachineConfigs,
 		policies: clients.Policies,
 		metrics:  metrics,
-		status:  newStatusReporter(recorder, metrics),
-		cfg:     cfg,
+		status:   newStatusReporter(recorder, metrics),
+		cfg:      cfg,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(cfg.RateLimiter,
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: QueueName, MetricsProvider: metrics.WorkqueueProvider(), Clock: cfg.Clock}),
 	}

@@ -31,10 +31,10 @@ const (
 type syncResult struct {
 	outcome Outcome
 	// inputs are the inputs gathered, nil when gathering failed; events are recorded on their objects.
-	inputs   *inputs.Inputs
-	output   *render.Output
-	invalid  *inputs.InvalidError
-	writes   []write
+	inputs  *inputs.Inputs
+	output  *render.Output
+	invalid *inputs.InvalidError
+	writes  []write
 	// statusWrites are the policy objects whose conditions were written.
 	statusWrites []statusWrite
 	duration     time.Duration
