@@ -288,4 +288,3 @@ func mustGet(t *testing.T, files nodefiles.Files, p string) []byte {
 	}
 	return data
 }
-
