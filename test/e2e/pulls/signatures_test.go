@@ -17,6 +17,7 @@ import (
 	"github.com/opencontainers/go-digest"
 	"sigs.k8s.io/yaml"
 
+	"github.com/openshift/registries-controller/pkg/explain"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
@@ -264,6 +265,9 @@ func TestSignedPullsThroughMirrors(t *testing.T) {
 			sys.RegistriesDirPath = registriesD(t, r.Files, sc.edit)
 			ref := e.source.Host + "/source/team/" + sc.image + "@" + e.digests[sc.image].String()
 			res := pull(t, &sys, policy, ref)
+			if sc.edit == nil {
+				explainAgrees(t, r, ref, sc.policyPath, mirrorRepo)
+			}
 			if sc.errContains == "" {
 				if res.Err != nil {
 					t.Fatalf("pull of %s: %v", ref, res.Err)
@@ -287,4 +291,22 @@ func mustGet(t *testing.T, files nodefiles.Files, p string) []byte {
 		t.Fatalf("%s was not rendered; files %v", p, files.Paths())
 	}
 	return data
+}
+
+// explainAgrees checks that explain names the policy file the pull enforced, and says that signatures are read
+// from sigstore attachments on the mirror that serves the pull.
+func explainAgrees(t *testing.T, r *explain.Rendered, ref, policyPath, mirrorRepo string) {
+	t.Helper()
+	x, err := explain.Explain(r.Config, ref, r.Provenance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, _ := nodefiles.IsNamespacePolicy(policyPath)
+	if err := explain.ExplainSignatures(x, r.Files, ns, r.Provenance); err != nil {
+		t.Fatal(err)
+	}
+	s := x.Signatures
+	if s.PolicyFile != policyPath || len(s.Locations) == 0 || !s.Locations[0].Attachments || s.Locations[0].Key != mirrorRepo {
+		t.Errorf("explain's signatures: %+v", s)
+	}
 }
