@@ -8,6 +8,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	configclient "github.com/openshift/client-go/config/clientset/versioned/typed/config/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -98,6 +99,9 @@ func (c *Controller) updatePolicyStatus(ctx context.Context, res *syncResult) ([
 			continue
 		}
 		if err := c.writeConditions(ctx, obj, next); err != nil {
+			if apierrors.IsNotFound(err) {
+				continue // deleted since it was gathered; its delete event brings another sync
+			}
 			return writes, fmt.Errorf("updating the status of %s: %w", ref, err)
 		}
 		writes = append(writes, statusWrite{ref: ref, reason: reason})
