@@ -34,11 +34,13 @@ func newRenderCommand() *cobra.Command {
 		Short: "Render the MachineConfigs for the objects in a directory, offline (the install-time path)",
 		Long: `render reads every *.yaml, *.yml and *.json file in --manifests (multi-document YAML and List
 objects included), takes the ImageContentSourcePolicy, ImageDigestMirrorSet, ImageTagMirrorSet, Image,
-MachineConfigPool and ClusterVersion objects, and writes one MachineConfig per built-in pool into --output
+ClusterImagePolicy, ImagePolicy, FeatureGate, MachineConfigPool and ClusterVersion objects, and writes one MachineConfig per built-in pool into --output
 as 99-<pool>-generated-registries.yaml: byte for byte what the controller writes in a cluster.
 
 With --node-root, it also writes the files as they land on a node:
-<root>/<pool>/etc/containers/registries.conf and so on.
+<root>/<pool>/etc/containers/registries.conf, <root>/<pool>/etc/containers/policy.json,
+<root>/<pool>/etc/containers/registries.d/sigstore-registries.yaml, <root>/<pool>/etc/crio/policies/<ns>.json
+and so on.
 
 Invalid input: every problem is printed, nothing is written, and the exit status is 1.`,
 		Args: cobra.NoArgs,

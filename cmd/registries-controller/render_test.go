@@ -35,11 +35,13 @@ func TestRenderWritesOneMachineConfigPerPoolAndTheNodeTree(t *testing.T) {
 		if err != nil || len(search) != 1 || search[0] != "quay.io" {
 			t.Errorf("%s: the search drop-in does not load as [quay.io]: %v %v", pool, search, err)
 		}
-		if _, err := os.Stat(filepath.Join(etc, "policy.json")); err != nil {
-			t.Errorf("%s: %v", pool, err)
+		for _, f := range []string{"policy.json", "registries.d/sigstore-registries.yaml"} {
+			if _, err := os.Stat(filepath.Join(etc, f)); err != nil {
+				t.Errorf("%s: %v", pool, err)
+			}
 		}
 	}
-	if !strings.Contains(stdout, "read 1 Image, 1 ImageContentSourcePolicy, 1 ImageDigestMirrorSet, 1 ImageTagMirrorSet") {
+	if !strings.Contains(stdout, "read 1 ClusterImagePolicy, 1 Image, 1 ImageContentSourcePolicy, 1 ImageDigestMirrorSet, 1 ImageTagMirrorSet") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }

@@ -113,10 +113,12 @@ type source struct {
 // Controller keeps every built-in pool's generated registries MachineConfig in line with the cluster's
 // mirror configuration.
 type Controller struct {
-	client  mcfgclient.MachineConfigsGetter
-	metrics *Metrics
-	status  *statusReporter
-	cfg     Config
+	client mcfgclient.MachineConfigsGetter
+	// policies writes the status of ClusterImagePolicies and ImagePolicies.
+	policies policyClient
+	metrics  *Metrics
+	status   *statusReporter
+	cfg      Config
 
 	sources []source
 	configs mcfglisters.MachineConfigLister
@@ -130,15 +132,22 @@ type Controller struct {
 	firstEvent time.Time
 }
 
+// Clients are what the controller writes with: the MachineConfigs, and the status of the policy objects.
+type Clients struct {
+	MachineConfigs mcfgclient.MachineConfigsGetter
+	Policies       policyClient
+}
+
 // newController wires the controller to its informers: one per input kind (inputs.Kinds), and the
 // MachineConfigs it generates. It registers event handlers; it starts nothing.
-func newController(client mcfgclient.MachineConfigsGetter, inf Informers, recorder record.EventRecorder, metrics *Metrics, cfg Config) (*Controller, error) {
+func newController(clients Clients, inf Informers, recorder record.EventRecorder, metrics *Metrics, cfg Config) (*Controller, error) {
 	cfg = cfg.withDefaults()
 	c := &Controller{
-		client:  client,
-		metrics: metrics,
-		status:  newStatusReporter(recorder, metrics),
-		cfg:     cfg,
+		client:   clients.MachineConfigs,
+		policies: clients.Policies,
+		metrics:  metrics,
+		status:   newStatusReporter(recorder, metrics),
+		cfg:      cfg,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(cfg.RateLimiter,
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: QueueName, MetricsProvider: metrics.WorkqueueProvider(), Clock: cfg.Clock}),
 	}

@@ -31,6 +31,7 @@ import (
 type fakeShell struct {
 	ctrl     *Controller
 	mc       *mcfgfake.Clientset
+	config   *configfake.Clientset
 	recorder *record.FakeRecorder
 }
 
@@ -46,7 +47,7 @@ func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object, conf Config
 	}
 	recorder := record.NewFakeRecorder(100)
 	conf.Version = "test"
-	ctrl, err := newController(mc.MachineconfigurationV1(), inf, recorder, NewMetrics(prometheus.NewRegistry()), conf)
+	ctrl, err := newController(Clients{MachineConfigs: mc.MachineconfigurationV1(), Policies: cfg.ConfigV1()}, inf, recorder, NewMetrics(prometheus.NewRegistry()), conf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object, conf Config
 	if !cache.WaitForCacheSync(stop, ctrl.synced...) {
 		t.Fatal("caches did not sync")
 	}
-	return &fakeShell{ctrl: ctrl, mc: mc, recorder: recorder}
+	return &fakeShell{ctrl: ctrl, mc: mc, config: cfg, recorder: recorder}
 }
 
 // syncAndReport runs one sync and reports it, as processNextWorkItem does.

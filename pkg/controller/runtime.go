@@ -59,7 +59,8 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 		broadcaster: record.NewBroadcaster(record.WithContext(ctx)),
 	}
 	recorder := r.broadcaster.NewRecorder(Scheme(), corev1.EventSource{Component: FieldManager})
-	r.Controller, err = newController(mcClient.MachineconfigurationV1(), r.informers, recorder, NewMetrics(reg), conf)
+	clients := Clients{MachineConfigs: mcClient.MachineconfigurationV1(), Policies: configClient.ConfigV1()}
+	r.Controller, err = newController(clients, r.informers, recorder, NewMetrics(reg), conf)
 	if err != nil {
 		return nil, err
 	}

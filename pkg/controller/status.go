@@ -74,6 +74,9 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 	defer s.mu.Unlock()
 	logger := klog.FromContext(ctx)
 	s.metrics.syncs.WithLabelValues(string(res.outcome)).Inc()
+	for _, w := range res.statusWrites {
+		logger.Info("Updated policy status", "object", w.ref.String(), "pending", w.reason)
+	}
 	switch res.outcome {
 	case OutcomeInvalid:
 		objs := res.invalid.Objects()
@@ -168,6 +171,9 @@ func objectKeys(objs []inputs.ObjectRef) []string {
 	out := make([]string, len(objs))
 	for i, o := range objs {
 		out[i] = o.Kind + "/" + o.Name
+		if o.Namespace != "" {
+			out[i] = o.Kind + "/" + o.Namespace + "/" + o.Name
+		}
 	}
 	return out
 }

@@ -31,11 +31,13 @@ const (
 type syncResult struct {
 	outcome Outcome
 	// inputs are the inputs gathered, nil when gathering failed; events are recorded on their objects.
-	inputs   *inputs.Inputs
-	output   *render.Output
-	invalid  *inputs.InvalidError
-	writes   []write
-	duration time.Duration
+	inputs  *inputs.Inputs
+	output  *render.Output
+	invalid *inputs.InvalidError
+	writes  []write
+	// statusWrites are the policy objects whose conditions were written.
+	statusWrites []statusWrite
+	duration     time.Duration
 }
 
 // sync gathers every input from the informer caches, renders once, and applies the difference. Invalid input
@@ -56,6 +58,8 @@ func (c *Controller) sync(ctx context.Context) (*syncResult, error) {
 	return res, err
 }
 
+// syncOnce gathers, computes and applies: the MachineConfigs first, then the status of the policy objects,
+// which says what the MachineConfigs now carry (or why they were left alone).
 func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	res := &syncResult{inputs: c.gather()}
 	start := c.cfg.Clock.Now()
@@ -63,6 +67,11 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	res.duration = c.cfg.Clock.Since(start)
 	c.metrics.renderDuration.Observe(res.duration.Seconds())
 	if errors.As(err, &res.invalid) {
+		var statusErr error
+		res.statusWrites, statusErr = c.updatePolicyStatus(ctx, res)
+		if statusErr != nil {
+			return res, statusErr
+		}
 		return res, err
 	}
 	if err != nil {
@@ -73,12 +82,16 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	if err != nil {
 		return res, err
 	}
-	res.writes, err = c.apply(ctx, out.MachineConfigs, existing)
+	if res.writes, err = c.apply(ctx, out.MachineConfigs, existing); err != nil {
+		return res, err
+	}
+	res.statusWrites, err = c.updatePolicyStatus(ctx, res)
 	return res, err
 }
 
 // gather reads every input from the informer caches, one source per input kind. Objects are shared with the
-// cache and only read.
+// cache and only read. Reading a cache cannot fail, so unlike the reference's listers (semantics §9.9 D2) there
+// is no list error to swallow; a failed write is returned and retried.
 func (c *Controller) gather() *inputs.Inputs {
 	in := &inputs.Inputs{}
 	for _, s := range c.sources {

@@ -36,6 +36,9 @@ type Explanation struct {
 	// Skipped are the entry's mirrors the pull does not try, with why, e.g.
 	// `"t.local" (tag-only: the reference is by digest)`.
 	Skipped []string
+	// Signatures says which signature requirement applies and where signatures are looked for; nil unless
+	// ExplainSignatures filled it.
+	Signatures *Signatures
 }
 
 // Entry is the [[registry]] entry a reference matches, as containers/image loaded it.

@@ -3,6 +3,7 @@ package explain
 import (
 	"fmt"
 	"path"
+	"sort"
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 	configv1 "github.com/openshift/api/config/v1"
@@ -22,6 +23,34 @@ type Provenance struct {
 	Report *registries.Report
 	// RegistrySources is the Image "cluster" spec.registrySources the configuration was rendered from.
 	RegistrySources configv1.RegistrySources
+	// ClusterImagePolicies and ImagePolicies are the signature policies it was rendered from.
+	ClusterImagePolicies []*configv1.ClusterImagePolicy
+	ImagePolicies        []*configv1.ImagePolicy
+}
+
+// policyOrigins names the policy objects' scope fields equal to scope: every ClusterImagePolicy, and the
+// ImagePolicies of namespace ns.
+func (p *Provenance) policyOrigins(scope, ns string) []string {
+	var out []string
+	for _, c := range p.ClusterImagePolicies {
+		for i, s := range c.Spec.Scopes {
+			if string(s) == scope {
+				out = append(out, fmt.Sprintf("%s spec.scopes[%d]", inputs.ObjectRef{Kind: inputs.KindClusterImagePolicy, Name: c.Name}, i))
+			}
+		}
+	}
+	for _, ip := range p.ImagePolicies {
+		if ip.Namespace != ns || ns == "" {
+			continue
+		}
+		for i, s := range ip.Spec.Scopes {
+			if string(s) == scope {
+				out = append(out, fmt.Sprintf("%s spec.scopes[%d]", inputs.ObjectRef{Kind: inputs.KindImagePolicy, Namespace: ip.Namespace, Name: ip.Name}, i))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // inheritedFrom returns the source whose mirrors the entry with this scope inherited, or "".
@@ -184,7 +213,8 @@ func Render(in *inputs.Inputs, opts render.Options) (*Rendered, error) {
 		return nil, err
 	}
 	return &Rendered{Pool: mc.Labels[mcfgv1.MachineConfigRoleLabelKey], Files: files, Config: cfg,
-		Provenance: &Provenance{Report: out.Report, RegistrySources: *in.RegistrySources()}}, nil
+		Provenance: &Provenance{Report: out.Report, RegistrySources: *in.RegistrySources(),
+			ClusterImagePolicies: in.ClusterImagePolicies, ImagePolicies: in.ImagePolicies}}, nil
 }
 
 // Load loads the registries configuration of a node's files with containers/image: registries.conf (the base

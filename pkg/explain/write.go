@@ -33,7 +33,45 @@ func (e *Explanation) WriteText(w io.Writer) error {
 		p.line("not tried: mirror %s", s)
 	}
 	p.line("source: %s", e.sourceVerdict())
+	e.writeSignatures(p)
 	return p.err
+}
+
+// writeSignatures prints, e.g.:
+//
+//	signatures: /etc/containers/policy.json, scope "quay.io/myorg"
+//	  from ClusterImagePolicy "a" spec.scopes[0]
+//	  requires sigstoreSigned: public key sha256:…, signed identity matchRepoDigestOrExact
+//	  looked for at:
+//	    1. mirror.local/myorg/app@sha256:… sigstore attachments on (registries.d key "mirror.local/myorg")
+//	    2. quay.io/myorg/app@sha256:… sigstore attachments on (registries.d key "quay.io/myorg")
+func (e *Explanation) writeSignatures(p *printer) {
+	s := e.Signatures
+	if s == nil {
+		return
+	}
+	scope := "no scope matches, the default applies"
+	if s.Scope != "" {
+		scope = fmt.Sprintf("scope %q", s.Scope)
+	}
+	p.line("signatures: %s, %s", s.PolicyFile, scope)
+	for _, o := range s.Origins {
+		p.line("  from %s", o)
+	}
+	for _, r := range s.Requirements {
+		p.line("  requires %s", r)
+	}
+	p.line("  looked for at:")
+	for i, l := range s.Locations {
+		how := "sigstore attachments off (no registries.d key matches)"
+		switch {
+		case l.Attachments:
+			how = fmt.Sprintf("sigstore attachments on (registries.d key %q)", l.Key)
+		case l.Key != "":
+			how = fmt.Sprintf("sigstore attachments off (registries.d key %q)", l.Key)
+		}
+		p.line("    %d. %s %s", i+1, l.Reference, how)
+	}
 }
 
 func (e *Explanation) writeEntry(p *printer) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openshift/registries-controller/pkg/imagepolicy"
 	"github.com/openshift/registries-controller/pkg/inputfiles"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/registries"
@@ -16,7 +17,8 @@ import (
 //
 //	input.yaml         the cluster objects (a ClusterVersion document supplies the release image)
 //	registries.conf    the expected /etc/containers/registries.conf, absent when none must be written
-//	policy.json        the expected /etc/containers/policy.json, absent when none must be written
+//	policy.json        the expected /etc/containers/policy.json (rendered by pkg/imagepolicy from the merge's
+//	                   PolicyScopes), absent when none must be written
 //	search.conf        the expected search-registries drop-in, absent when none must be written
 //	problems.txt       when present, the input is invalid: the exact error, and no file is expected
 //	warnings.txt       the expected report warnings, one per line (absent: none)
@@ -44,7 +46,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("Merge: %v", err)
 			}
 			compareFile(t, dir, "registries.conf", res.RegistriesConf)
-			compareFile(t, dir, "policy.json", res.PolicyJSON)
+			compareFile(t, dir, "policy.json", policyJSON(t, in, res))
 			compareFile(t, dir, "search.conf", res.SearchRegistries)
 			want, _ := readOptional(t, dir, "warnings.txt")
 			var got strings.Builder
@@ -54,6 +56,17 @@ func TestGolden(t *testing.T) {
 			compareText(t, "warnings", want, got.String())
 		})
 	}
+}
+
+// policyJSON renders policy.json from the merge, as render.Render does: pkg/imagepolicy builds the file from
+// the scopes the merge exposes.
+func policyJSON(t testing.TB, in *inputs.Inputs, res *registries.Result) []byte {
+	t.Helper()
+	p, err := imagepolicy.Render(in, res)
+	if err != nil {
+		t.Fatalf("imagepolicy.Render: %v", err)
+	}
+	return p.PolicyJSON
 }
 
 func readGoldenInput(t *testing.T, dir string) *inputs.Inputs {

@@ -25,8 +25,8 @@ type Result struct {
 	// RegistriesConf is the TOML of /etc/containers/registries.conf; nil when no mirror object exists
 	// and no registry is insecure or blocked.
 	RegistriesConf []byte
-	// PolicyJSON is /etc/containers/policy.json; nil unless allowed or blocked registries apply.
-	PolicyJSON []byte
+	// Policy is what policy.json needs from the merge; pkg/imagepolicy renders the file.
+	Policy PolicyScopes
 	// SearchRegistries is the search-registries drop-in; nil unless containerRuntimeSearchRegistries is set.
 	SearchRegistries []byte
 	// Report says where every mirror came from and what was not applied as written.
@@ -54,9 +54,7 @@ func Merge(in *inputs.Inputs) (*Result, error) {
 		res.Report.Inherited = m.registries.inherited
 	}
 	rs := in.RegistrySources()
-	if res.PolicyJSON, err = renderPolicy(rs.AllowedRegistries, m.plan); err != nil {
-		return nil, err
-	}
+	res.Policy = policyScopes(scopeItems("spec.registrySources.allowedRegistries", rs.AllowedRegistries), m.plan)
 	if len(rs.ContainerRuntimeSearchRegistries) > 0 {
 		search := &sysregistriesv2.V2RegistriesConf{UnqualifiedSearchRegistries: rs.ContainerRuntimeSearchRegistries}
 		if res.SearchRegistries, err = encodeTOML(search); err != nil {

@@ -4,7 +4,6 @@ import (
 	"github.com/openshift/registries-controller/pkg/inputs"
 
 	"fmt"
-	"strings"
 
 	"github.com/containers/image/v5/docker/reference"
 	"github.com/opencontainers/go-digest"
@@ -113,7 +112,3 @@ func payloadHasUnblockedMirror(ref reference.Named, at inputs.FieldRef, digestSe
 	}
 	return r, false, nil
 }
-
-// atomicScope reports whether a scope is accepted by the legacy "atomic" transport of policy.json, which
-// allows at most hostname/namespace/stream (fewer than three "/").
-func atomicScope(scope string) bool { return strings.Count(scope, "/") < 3 }

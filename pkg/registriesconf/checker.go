@@ -5,21 +5,24 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 	"github.com/containers/image/v5/signature"
 	"github.com/containers/image/v5/types"
 
-	// Registers the docker transport, so that loading a policy.json validates its scopes.
-	_ "github.com/containers/image/v5/docker"
+	// The docker transport validates the scopes of a policy.json and reads registries.d.
+	"github.com/containers/image/v5/docker"
 
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
 // Checker loads rendered node files with containers/image, as a node would, and fails when the library
-// rejects one: registries.conf together with the registries.conf.d drop-ins, and every policy.json with the
-// library's strict parser. It is the render's one filesystem access (render.Options.Checker).
+// rejects one: registries.conf together with the registries.conf.d drop-ins, every policy.json with the
+// library's strict parser, and the registries.d files together with the node's base ones
+// (nodefiles.BaseRegistriesDFiles), which the library refuses when two files configure the same key. It is the render's one filesystem access (render.Options.Checker).
 //
 // A Checker keeps one private directory for its loads, so the library's cache of loaded configurations, keyed
 // by path, holds one entry whatever the number of renders. It remembers the last set of files it accepted: a
@@ -66,6 +69,9 @@ func (c *Checker) load(files nodefiles.Files) (int, error) {
 			}
 		}
 	}
+	if err := c.loadRegistriesD(files.Under(nodefiles.RegistriesDir)); err != nil {
+		return 0, err
+	}
 	conf, written := files.Get(nodefiles.RegistriesConf)
 	dropIns := map[string][]byte{}
 	for _, f := range files.Under(nodefiles.DropInDir) {
@@ -91,6 +97,43 @@ func (c *Checker) load(files nodefiles.Files) (int, error) {
 		return 0, nil
 	}
 	return len(loaded.Registries), nil
+}
+
+// loadRegistriesD loads the rendered registries.d files with the node's base ones, as the docker transport
+// does before every pull that may read signatures (docs/semantics.md §6.5, §9.9 D9).
+func (c *Checker) loadRegistriesD(rendered nodefiles.Files) error {
+	if len(rendered) == 0 {
+		return nil
+	}
+	if err := c.prepare(); err != nil {
+		return err
+	}
+	dir := filepath.Join(c.dir, "registries.d")
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return fmt.Errorf("creating a registries.d directory to load: %w", err)
+	}
+	for name, data := range nodefiles.BaseRegistriesDFiles {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			return err
+		}
+	}
+	for _, f := range rendered {
+		if err := os.WriteFile(filepath.Join(dir, path.Base(f.Path)), f.Data, 0o600); err != nil {
+			return err
+		}
+	}
+	ref, err := docker.ParseReference("//registries-controller.invalid/check")
+	if err != nil {
+		return err
+	}
+	sys := &types.SystemContext{RegistriesDirPath: dir}
+	if _, err := docker.SignatureStorageBaseURL(sys, ref, false); err != nil {
+		return fmt.Errorf("containers/image cannot load %s: %s", nodefiles.RegistriesDir, strings.ReplaceAll(err.Error(), dir, nodefiles.RegistriesDir))
+	}
+	return nil
 }
 
 // prepare creates the private directory once, and empties the drop-in directory of the previous load.

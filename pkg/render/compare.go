@@ -118,8 +118,10 @@ func fileDifference(have, want ign3types.File) string {
 	case !bytes.Equal(hd, wd):
 		return "contents differ"
 	}
-	// With the contents compared decoded, everything else must match exactly.
+	// With the contents compared decoded, everything else must match exactly; an empty compression means
+	// none, as when it is absent (MachineConfigs written before it was set explicitly).
 	have.Contents.Source, want.Contents.Source = nil, nil
+	have.Contents.Compression, want.Contents.Compression = nil, nil
 	if !reflect.DeepEqual(have, want) {
 		return "mode, overwrite or other file attributes differ"
 	}

@@ -71,14 +71,16 @@ func IgnitionJSON(files nodefiles.Files) ([]byte, error) {
 	return raw, nil
 }
 
-// ignitionConfig returns the Ignition config that writes files, as the reference builds it.
+// ignitionConfig returns the Ignition config that writes files, as the reference builds it
+// (MCO's NewIgnFileBytesOverwriting): overwrite, mode 0644, a data URL and an explicit empty compression
+// (docs/semantics.md §9.6).
 func ignitionConfig(files nodefiles.Files) *ign3types.Config {
 	cfg := &ign3types.Config{Ignition: ign3types.Ignition{Version: IgnitionVersion}}
 	for _, f := range files {
 		cfg.Storage.Files = append(cfg.Storage.Files, ign3types.File{
 			Node: ign3types.Node{Path: f.Path, Overwrite: ptr.To(true)},
 			FileEmbedded1: ign3types.FileEmbedded1{
-				Contents: ign3types.Resource{Source: ptr.To(dataurl.EncodeBytes(f.Data))},
+				Contents: ign3types.Resource{Source: ptr.To(dataurl.EncodeBytes(f.Data)), Compression: ptr.To("")},
 				Mode:     ptr.To(fileMode),
 			},
 		})

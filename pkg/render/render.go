@@ -11,10 +11,12 @@ package render
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 
+	"github.com/openshift/registries-controller/pkg/imagepolicy"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registries"
@@ -50,6 +52,8 @@ type Output struct {
 	Report *registries.Report
 	// Merge is the merged mirror configuration, with the registries.conf model.
 	Merge *registries.Result
+	// Policies is the signature side: policy.json, the signature policies and their per-object outcomes.
+	Policies *imagepolicy.Result
 	// MachineConfigs holds one MachineConfig per rendered pool, sorted by name.
 	MachineConfigs []*mcfgv1.MachineConfig
 }
@@ -58,17 +62,31 @@ type Output struct {
 // since the input was validated.
 var errCheck = errors.New("internal error: a rendered file does not load with containers/image")
 
-// Render computes the node files and the MachineConfig of every built-in pool, merging the inputs once and
-// loading the result back once. Invalid input gives an *inputs.InvalidError listing every problem.
+// Render computes the node files and the MachineConfig of every built-in pool: the mirror merge, then the
+// signature policies on top of it (pkg/imagepolicy), then one load of every file with containers/image.
+// Invalid input gives an *inputs.InvalidError listing every problem, of the mirror objects and of the
+// signature policies alike.
 func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 	if opts.Checker == nil {
 		return nil, errors.New("render: no Checker given")
 	}
 	merge, err := registries.Merge(in)
+	var invalid *inputs.InvalidError
+	if errors.As(err, &invalid) {
+		// Report the policy objects' own problems too, so that each object shows all of them at once.
+		ps := append(slices.Clone(invalid.Problems), imagepolicy.Problems(in)...)
+		inputs.SortProblems(ps)
+		return nil, &inputs.InvalidError{Problems: ps}
+	}
 	if err != nil {
 		return nil, err
 	}
-	files := nodeFiles(merge)
+	policies, err := imagepolicy.Render(in, merge)
+	if err != nil {
+		return &Output{Policies: policies}, err
+	}
+	merge.Report.Warnings = append(merge.Report.Warnings, policies.Warnings...)
+	files := nodeFiles(merge, policies)
 	entries, err := opts.Checker.Check(files)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errCheck, err)
@@ -76,7 +94,7 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 	if merge.Registries != nil && entries != len(merge.Registries.Registries) {
 		return nil, fmt.Errorf("%w: %d [[registry]] entries written, %d loaded", errCheck, len(merge.Registries.Registries), entries)
 	}
-	out := &Output{Files: files, Report: &merge.Report, Merge: merge}
+	out := &Output{Files: files, Report: &merge.Report, Merge: merge, Policies: policies}
 	for _, pool := range PoolNames(in.Pools) {
 		mc, err := machineConfig(pool, files, in.Image, opts.Version)
 		if err != nil {
@@ -103,15 +121,19 @@ func PoolNames(pools []*mcfgv1.MachineConfigPool) []string {
 	return names
 }
 
-// nodeFiles returns the files of a merge in the order the reference writes them: registries.conf,
-// policy.json, then the search-registries drop-in; files the node keeps as they are are left out.
-func nodeFiles(r *registries.Result) nodefiles.Files {
+// nodeFiles returns the files in the order the reference writes them (docs/semantics.md §9.6): registries.conf,
+// policy.json, sigstore-registries.yaml, the namespace policies sorted by namespace, then the search-registries
+// drop-in; files the node keeps as they are are left out.
+func nodeFiles(r *registries.Result, p *imagepolicy.Result) nodefiles.Files {
 	var files nodefiles.Files
-	for _, f := range []nodefiles.File{
+	all := []nodefiles.File{
 		{Path: nodefiles.RegistriesConf, Data: r.RegistriesConf},
-		{Path: nodefiles.PolicyJSON, Data: r.PolicyJSON},
-		{Path: nodefiles.SearchRegistries, Data: r.SearchRegistries},
-	} {
+		{Path: nodefiles.PolicyJSON, Data: p.PolicyJSON},
+		{Path: nodefiles.SigstoreRegistries, Data: p.SigstoreRegistries},
+	}
+	all = append(all, p.NamespacePolicies...)
+	all = append(all, nodefiles.File{Path: nodefiles.SearchRegistries, Data: r.SearchRegistries})
+	for _, f := range all {
 		if f.Data != nil {
 			files = append(files, f)
 		}

@@ -87,11 +87,20 @@ func TestManifestsApplyAndTheClusterRoleIsEnoughAndNoMore(t *testing.T) {
 		{"get", "", "configmaps", "", false},
 		{"update", "config.openshift.io", "imagedigestmirrorsets", "", false},
 		{"update", "config.openshift.io", "images", "", false},
+		{"update", "config.openshift.io", "clusterimagepolicies", "", false},
+		{"update", "config.openshift.io", "imagepolicies", "", false},
 		{"delete", "machineconfiguration.openshift.io", "machineconfigpools", "", false},
 	} {
 		allowed := canI(t, kube, check.verb, check.group, check.resource, check.namespace)
 		if allowed != check.allowed {
 			t.Errorf("ServiceAccount can %s %s/%s in %q: %v, want %v", check.verb, check.group, check.resource, check.namespace, allowed, check.allowed)
+		}
+	}
+	// The Pending condition of the signature policies: their status subresource, and nothing else of them.
+	for _, resource := range []string{"clusterimagepolicies.config.openshift.io", "imagepolicies.config.openshift.io"} {
+		out, _, _ := cp.Kubectl(context.Background(), nil, "auth", "can-i", "update", resource, "--subresource=status", "--all-namespaces", "--as", serviceAccount)
+		if strings.TrimSpace(out) != "yes" {
+			t.Errorf("ServiceAccount cannot update the status of %s: %q", resource, out)
 		}
 	}
 	if _, err := kube.CoreV1().Secrets(controllerNamespace).List(context.Background(), metav1.ListOptions{}); !apierrors.IsForbidden(err) {
@@ -145,8 +154,8 @@ func TestRenderGivesTheBytesTheControllerWrites(t *testing.T) {
 		}
 		want := nodeFiles(t, mc)
 		got := sourcesOf(t, rendered.Spec.Config)
-		if len(got) != 3 || len(want) != 3 {
-			t.Fatalf("%s: files: render %d, controller %d; want all three", name, len(got), len(want))
+		if len(got) != 4 || len(want) != 4 {
+			t.Fatalf("%s: files: render %d, controller %d; want all four (the examples' ClusterImagePolicy adds sigstore-registries.yaml)", name, len(got), len(want))
 		}
 		for path, source := range got {
 			if !strings.HasPrefix(source, "data:text/plain;charset=utf-8;base64,") {

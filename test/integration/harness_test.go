@@ -75,8 +75,8 @@ func startController(t testing.TB, cfg *rest.Config, settle, resync time.Duratio
 	return r
 }
 
-// counter returns the value of a counter of the controller's registry, summed over the series whose
-// labels include want.
+// counter returns the value of a counter (or gauge) of the controller's registry, summed over the series
+// whose labels include want.
 func (r *running) counter(t testing.TB, name string, want map[string]string) float64 {
 	t.Helper()
 	families, err := r.metrics.Gather()
@@ -90,7 +90,7 @@ func (r *running) counter(t testing.TB, name string, want map[string]string) flo
 		}
 		for _, m := range f.GetMetric() {
 			if hasLabels(m, want) {
-				sum += m.GetCounter().GetValue()
+				sum += m.GetCounter().GetValue() + m.GetGauge().GetValue()
 			}
 		}
 	}
@@ -319,6 +319,7 @@ func reset(t testing.TB) {
 	ctx := context.Background()
 	for _, args := range [][]string{
 		{"delete", "imagedigestmirrorsets,imagetagmirrorsets,imagecontentsourcepolicies", "--all", "--wait=true"},
+		{"delete", "clusterimagepolicies,imagepolicies", "--all", "--all-namespaces", "--wait=true"},
 		{"delete", "images.config.openshift.io", "--all", "--wait=true"},
 		{"delete", "machineconfigs", "--all", "--wait=true"},
 		{"delete", "events", "--all", "-A"},

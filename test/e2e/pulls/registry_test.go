@@ -48,6 +48,8 @@ type registry struct {
 	// Host is "127.0.0.1:<port>", as it appears in image references.
 	Host string
 	TLS  bool
+	// Stop kills the registry: its host then refuses connections. The test's cleanup stops it anyway.
+	Stop func()
 }
 
 // serverCert is a self-signed certificate for 127.0.0.1, used both as the TLS registry's certificate and
@@ -128,14 +130,15 @@ http:
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %s: %v", bin, err)
 	}
+	var once sync.Once
+	stop := func() { once.Do(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }) }
 	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		stop()
 		if t.Failed() {
 			t.Logf("%s output:\n%s", host, output.String())
 		}
 	})
-	r := &registry{Host: host, TLS: cert != nil}
+	r := &registry{Host: host, TLS: cert != nil, Stop: stop}
 	r.waitReady(t, cert)
 	return r
 }

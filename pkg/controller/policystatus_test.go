@@ -1,0 +1,129 @@
+package controller
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	configv1 "github.com/openshift/api/config/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2/ktesting"
+
+	"github.com/openshift/registries-controller/test/fixtures"
+)
+
+// statusUpdates returns the status updates sent to the config client, as "resource namespace/name".
+func (s *fakeShell) statusUpdates() []string {
+	var out []string
+	for _, a := range s.config.Actions() {
+		if a.GetVerb() == "update" && a.GetSubresource() == "status" {
+			out = append(out, a.GetResource().Resource)
+		}
+	}
+	return out
+}
+
+func (s *fakeShell) imagePolicy(t *testing.T, ctx context.Context, ns, name string) *configv1.ImagePolicy {
+	t.Helper()
+	ip, err := s.config.ConfigV1().ImagePolicies(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ip
+}
+
+// TestPendingConditionIsWrittenOnceAndClearedWhenResolved pins the fix of docs/semantics.md §9.9 D3: an
+// ImagePolicy whose scope a ClusterImagePolicy covers gets Pending=True with reason ConflictScopes; the status
+// update re-triggers a sync that writes nothing; the condition goes once the ClusterImagePolicy does, and other
+// conditions are kept.
+func TestPendingConditionIsWrittenOnceAndClearedWhenResolved(t *testing.T) {
+	key := fixtures.PublicKey([]byte("-----BEGIN PUBLIC KEY-----\nK\n-----END PUBLIC KEY-----\n"))
+	cip := fixtures.CIP("cluster-wide", key, "quay.io/team")
+	ip := fixtures.IP("team-a", "own", key, "quay.io/team/app", "quay.io/other")
+	ip.Generation = 3
+	ip.Status.Conditions = []metav1.Condition{{Type: "SetByOthers", Status: metav1.ConditionTrue, Reason: "Kept", LastTransitionTime: metav1.Unix(5, 0)}}
+	s := newFakeShell(t, []runtime.Object{cip, ip}, []runtime.Object{fixtures.Pool("worker", true)}, Config{})
+	_, ctx := ktesting.NewTestContext(t)
+
+	if err := s.syncAndReport(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.statusUpdates(); len(got) != 1 || got[0] != "imagepolicies" {
+		t.Fatalf("status updates %v, want one of the ImagePolicy", got)
+	}
+	got := s.imagePolicy(t, ctx, "team-a", "own")
+	if len(got.Status.Conditions) != 2 || got.Status.Conditions[0].Type != "SetByOthers" {
+		t.Fatalf("conditions %+v: the other condition must be kept", got.Status.Conditions)
+	}
+	c := got.Status.Conditions[1]
+	want := `has conflicting scope(s) ["quay.io/team/app"] that equal to or nest inside existing clusterimagepolicy, only policy from clusterimagepolicy scope(s) will be applied`
+	if c.Type != "Pending" || c.Status != metav1.ConditionTrue || c.Reason != "ConflictScopes" || c.Message != want || c.ObservedGeneration != 3 {
+		t.Errorf("condition %+v", c)
+	}
+
+	// The status update reaches the informer; the sync it triggers writes nothing.
+	waitFor(t, func() bool {
+		o := s.cached(t, "ImagePolicy", "team-a/own").(*configv1.ImagePolicy)
+		return len(o.Status.Conditions) == 2
+	})
+	s.config.ClearActions()
+	s.mc.ClearActions()
+	if err := s.syncAndReport(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := append(s.statusUpdates(), s.writes()...); len(got) != 0 {
+		t.Errorf("a sync after the status update wrote %v", got)
+	}
+
+	// Without the ClusterImagePolicy the scope applies: the condition is removed, the other one kept.
+	if err := s.config.ConfigV1().ClusterImagePolicies().Delete(ctx, "cluster-wide", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return len(s.ctrl.gather().ClusterImagePolicies) == 0 })
+	if err := s.syncAndReport(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got = s.imagePolicy(t, ctx, "team-a", "own")
+	if len(got.Status.Conditions) != 1 || got.Status.Conditions[0].Type != "SetByOthers" {
+		t.Errorf("conditions %+v: Pending must be removed, the other kept", got.Status.Conditions)
+	}
+}
+
+// TestInvalidPolicyGetsAConditionAndAWarning: a policy the CRD may accept but the render rejects is reported on
+// the object as Pending=True, reason Invalid, and as a Warning event, while no MachineConfig is written.
+func TestInvalidPolicyGetsAConditionAndAWarning(t *testing.T) {
+	cip := fixtures.CIP("redhat", fixtures.PublicKey([]byte("k")), "registry.redhat.io")
+	s := newFakeShell(t, []runtime.Object{cip}, nil, Config{})
+	_, ctx := ktesting.NewTestContext(t)
+	for range 2 {
+		if err := s.syncAndReport(ctx); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, func() bool {
+			o := s.cached(t, "ClusterImagePolicy", "redhat").(*configv1.ClusterImagePolicy)
+			return len(o.Status.Conditions) == 1
+		})
+	}
+	if got := s.writes(); len(got) != 0 {
+		t.Errorf("wrote %v for invalid input", got)
+	}
+	if got := s.statusUpdates(); len(got) != 1 {
+		t.Errorf("status updates %v, want exactly one", got)
+	}
+	o, err := s.config.ConfigV1().ClusterImagePolicies().Get(ctx, "redhat", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := o.Status.Conditions[0]; c.Reason != "Invalid" || c.Status != metav1.ConditionTrue || !strings.Contains(c.Message, "registry.redhat.io.yaml already configures") {
+		t.Errorf("condition %+v", c)
+	}
+	close(s.recorder.Events)
+	var events []string
+	for e := range s.recorder.Events {
+		events = append(events, e)
+	}
+	if len(events) != 1 || !strings.HasPrefix(events[0], "Warning InvalidMirrorConfiguration") {
+		t.Errorf("events %q, want one Warning", events)
+	}
+}

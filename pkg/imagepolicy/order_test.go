@@ -1,0 +1,40 @@
+package imagepolicy_test
+
+import (
+	"bytes"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/openshift/registries-controller/pkg/registriesconf"
+	"github.com/openshift/registries-controller/pkg/render"
+)
+
+// TestTheOrderOfPolicyObjectsDoesNotMatter renders every golden input with its policy objects reversed: the
+// files are the same bytes (docs/semantics.md §9.9 D1: the reference follows lister order).
+func TestTheOrderOfPolicyObjectsDoesNotMatter(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/golden/*")
+	checker := registriesconf.NewChecker()
+	t.Cleanup(checker.Close)
+	for _, dir := range dirs {
+		in := readInput(t, dir)
+		first, err := render.Render(in, render.Options{Checker: checker})
+		if err != nil {
+			continue // the invalid cases
+		}
+		slices.Reverse(in.ClusterImagePolicies)
+		slices.Reverse(in.ImagePolicies)
+		again, err := render.Render(in, render.Options{Checker: checker})
+		if err != nil {
+			t.Fatalf("%s: reversed: %v", dir, err)
+		}
+		if len(first.Files) != len(again.Files) {
+			t.Fatalf("%s: %d files, then %d", dir, len(first.Files), len(again.Files))
+		}
+		for i := range first.Files {
+			if first.Files[i].Path != again.Files[i].Path || !bytes.Equal(first.Files[i].Data, again.Files[i].Data) {
+				t.Errorf("%s: %s differs with the objects reversed", dir, first.Files[i].Path)
+			}
+		}
+	}
+}
