@@ -87,22 +87,35 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 	}
 	merge.Report.Warnings = append(merge.Report.Warnings, policies.Warnings...)
 	files := nodeFiles(merge, policies)
-	entries, err := opts.Checker.Check(files)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errCheck, err)
+	// The load-back runs while the MachineConfigs are encoded: on a node with more than one core the
+	// render then takes about as long as the load alone.
+	checked := make(chan error, 1)
+	go func() { checked <- check(opts.Checker, files, merge) }()
+	raw, err := IgnitionJSON(files)
+	if checkErr := <-checked; checkErr != nil {
+		return nil, checkErr
 	}
-	if merge.Registries != nil && entries != len(merge.Registries.Registries) {
-		return nil, fmt.Errorf("%w: %d [[registry]] entries written, %d loaded", errCheck, len(merge.Registries.Registries), entries)
+	if err != nil {
+		return nil, err
 	}
 	out := &Output{Files: files, Report: &merge.Report, Merge: merge, Policies: policies}
 	for _, pool := range PoolNames(in.Pools) {
-		mc, err := machineConfig(pool, files, in.Image, opts.Version)
-		if err != nil {
-			return nil, fmt.Errorf("rendering the MachineConfig of pool %s: %w", pool, err)
-		}
-		out.MachineConfigs = append(out.MachineConfigs, mc)
+		out.MachineConfigs = append(out.MachineConfigs, machineConfig(pool, raw, in.Image, opts.Version))
 	}
 	return out, nil
+}
+
+// check loads files back with the Checker, and makes sure containers/image uses every [[registry]] entry
+// written.
+func check(checker Checker, files nodefiles.Files, merge *registries.Result) error {
+	entries, err := checker.Check(files)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errCheck, err)
+	}
+	if merge.Registries != nil && entries != len(merge.Registries.Registries) {
+		return fmt.Errorf("%w: %d [[registry]] entries written, %d loaded", errCheck, len(merge.Registries.Registries), entries)
+	}
+	return nil
 }
 
 // PoolNames returns the names of the pools that get a generated MachineConfig, sorted: the pools

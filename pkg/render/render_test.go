@@ -3,6 +3,7 @@ package render_test
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
+	"github.com/vincent-petithory/dataurl"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/openshift/registries-controller/pkg/inputs"
@@ -183,16 +185,47 @@ func TestPoolNames(t *testing.T) {
 
 func TestFilesDecodesWhatMachineConfigEncodes(t *testing.T) {
 	files := nodefiles.Files{{Path: "/etc/a", Data: []byte("x = 1\n")}, {Path: "/etc/b", Data: []byte("{}")}}
-	mc, err := render.MachineConfig("worker", files, nil, "v")
+	raw, err := render.IgnitionJSON(files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := render.Files(mc)
+	got, err := render.Files(&mcfgv1.MachineConfig{Spec: mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: raw}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, files) {
 		t.Errorf("got %+v, want %+v", got, files)
+	}
+}
+
+// TestDataURLsAreTheLibrarysOwn checks the data URLs against vincent-petithory/dataurl's EncodeBytes, which
+// MCO uses, on the kinds of contents it tells apart (text, JSON, HTML-like, binary, empty).
+func TestDataURLsAreTheLibrarysOwn(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	cases := [][]byte{nil, {}, []byte("unqualified-search-registries = []\n"), []byte(`{"default": []}`), []byte("docker:\n  a: {}\n"),
+		[]byte("<html><body>"), []byte("%PDF-1.4"), {0, 1, 2, 0xff}, []byte("\xef\xbb\xbfBOM text")}
+	for range 200 {
+		b := make([]byte, rng.IntN(700))
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+			if rng.IntN(4) > 0 {
+				b[i] = byte(' ' + rng.IntN(95))
+			}
+		}
+		cases = append(cases, b)
+	}
+	for _, data := range cases {
+		raw, err := render.IgnitionJSON(nodefiles.Files{{Path: "/etc/x", Data: data}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ign ignition
+		if err := json.Unmarshal(raw, &ign); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := ign.Storage.Files[0].Contents.Source, dataurl.EncodeBytes(data); got != want {
+			t.Fatalf("data URL of %q:\n got %s\nwant %s", data, got, want)
+		}
 	}
 }
 
@@ -207,5 +240,41 @@ func TestAnImageFromAFileGivesNoOwnerReference(t *testing.T) {
 		if len(mc.OwnerReferences) != 0 {
 			t.Errorf("%s: owner references %+v: the API server rejects one without a UID", mc.Name, mc.OwnerReferences)
 		}
+	}
+}
+
+// checkerFunc is a Checker made of a function.
+type checkerFunc func(nodefiles.Files) (int, error)
+
+func (f checkerFunc) Check(files nodefiles.Files) (int, error) { return f(files) }
+
+func TestARenderThatDoesNotLoadBackReturnsNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		checker render.Checker
+		want    string
+	}{
+		{"the library rejects a file", checkerFunc(func(nodefiles.Files) (int, error) { return 0, errors.New("bad file") }),
+			"a rendered file does not load with containers/image: bad file"},
+		{"the library drops an entry", checkerFunc(func(nodefiles.Files) (int, error) { return 1, nil }),
+			"entries written, 1 loaded"},
+		{"no checker", nil, "no Checker"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := render.Render(exampleInputs(), render.Options{Version: "v", Checker: tc.checker})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || out != nil {
+				t.Errorf("want no output and an error containing %q, got %v, %v", tc.want, out != nil, err)
+			}
+		})
+	}
+	var seen nodefiles.Files
+	if _, err := render.Render(exampleInputs(), render.Options{Checker: checkerFunc(func(files nodefiles.Files) (int, error) {
+		seen = files
+		return registriesconf.NewChecker().Check(files)
+	})}); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) == 0 || seen[0].Path != nodefiles.RegistriesConf {
+		t.Errorf("the checker was given %v, want every rendered file", seen.Paths())
 	}
 }
