@@ -6,8 +6,8 @@
 //
 // It is pure: it reads the inputs and the merge's result (the allowed and blocked scopes, and the registries.conf
 // model held in memory), and returns bytes, per-object outcomes and problems. Requirements are built with
-// containers/image's constructors only, and every policy file is loaded back with signature.NewPolicyFromBytes
-// before it is returned.
+// containers/image's constructors only; render.Render's Checker loads every policy file back with
+// signature.NewPolicyFromBytes before any of them is used.
 //
 //	merge, _ := registries.Merge(in)
 //	res, err := imagepolicy.Render(in, merge)
