@@ -57,7 +57,7 @@ func (c *Controller) sync(ctx context.Context) (*syncResult, error) {
 }
 
 func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
-	res := &syncResult{inputs: c.gather()}
+	res := &syncResult{inputs: c.reader.Inputs()}
 	start := c.cfg.Clock.Now()
 	out, err := render.Render(res.inputs, render.Options{Version: c.cfg.Version, Checker: c.cfg.Checker})
 	res.duration = c.cfg.Clock.Since(start)
@@ -75,20 +75,6 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	}
 	res.writes, err = c.apply(ctx, out.MachineConfigs, existing)
 	return res, err
-}
-
-// gather reads every input from the informer caches, one source per input kind. Objects are shared with the
-// cache and only read.
-func (c *Controller) gather() *inputs.Inputs {
-	in := &inputs.Inputs{}
-	for _, s := range c.sources {
-		for _, o := range s.informer.GetIndexer().List() {
-			if obj, ok := o.(inputs.Object); ok {
-				in.Add(s.kind, obj)
-			}
-		}
-	}
-	return in
 }
 
 // generatedConfigs returns the MachineConfigs this controller generates, by name.
