@@ -83,9 +83,10 @@ type Controller struct {
 	status  *statusReporter
 	cfg     Config
 
-	reader  *cluster.Reader
-	configs mcfglisters.MachineConfigLister
-	synced  []cache.InformerSynced
+	reader   *cluster.Reader
+	rollouts *rolloutTracker
+	configs  mcfglisters.MachineConfigLister
+	synced   []cache.InformerSynced
 
 	queue workqueue.TypedRateLimitingInterface[string]
 
@@ -117,6 +118,9 @@ func newController(client mcfgclient.MachineConfigsGetter, inf Informers, record
 		return nil, err
 	}
 	c.reader = reader
+	if c.rollouts, err = newRolloutTracker(reader, recorder, metrics, cfg); err != nil {
+		return nil, err
+	}
 	for _, k := range inputs.Kinds {
 		h := cache.ResourceEventHandler(handler)
 		if k.Name == inputs.KindMachineConfigPool {
@@ -170,6 +174,7 @@ func (c *Controller) settling() time.Duration {
 func (c *Controller) Run(ctx context.Context) error {
 	defer utilruntime.HandleCrash()
 	defer c.queue.ShutDown()
+	defer c.rollouts.queue.ShutDown()
 	logger := klog.FromContext(ctx)
 	logger.Info("Starting controller", "queue", QueueName, "settleDelay", c.cfg.SettleDelay)
 	if !cache.WaitForNamedCacheSync(QueueName, ctx.Done(), c.synced...) {
@@ -177,6 +182,7 @@ func (c *Controller) Run(ctx context.Context) error {
 	}
 	c.queue.Add(queueKey) // the first sync does not wait for an event
 	go wait.UntilWithContext(ctx, c.runWorker, time.Second)
+	go wait.UntilWithContext(ctx, c.rollouts.runWorker, time.Second)
 	<-ctx.Done()
 	logger.Info("Stopping controller")
 	return nil
@@ -199,6 +205,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	}
 	res, err := c.sync(ctx)
 	c.status.report(ctx, res, err)
+	c.rollouts.afterSync(ctx, res)
 	if err != nil {
 		klog.FromContext(ctx).Error(err, "Sync failed, will retry")
 		c.queue.AddRateLimited(key)
