@@ -56,8 +56,10 @@ type rolloutTracker struct {
 	queue    workqueue.TypedRateLimitingInterface[string]
 
 	mu sync.Mutex
-	// files are the node files of the last successful render, nil before the first: what must be live.
-	files nodefiles.Files
+	// files are the node files of the last successful render (rendered tells whether there was one): what must
+	// be live.
+	files    nodefiles.Files
+	rendered bool
 	// pools are the built-in pools of the last sync.
 	pools map[string]*poolRollout
 	// written holds the configuration objects as of the last write (by reference: UID and generation); nil
@@ -78,8 +80,9 @@ type change struct {
 	objects []attributedObject
 	// deleted are the objects deleted since the previous write, named in the Image's event.
 	deleted []inputs.ObjectRef
-	// degraded is the pool condition last reported as RolloutDegraded for this change.
-	degraded string
+	// degraded maps each object told RolloutDegraded to the pool condition it was told, so that a condition is
+	// told once, also across a superseding change.
+	degraded map[inputs.ObjectRef]string
 }
 
 // attributedObject is an object a change is attributed to, as it was when written.
@@ -156,7 +159,7 @@ func (t *rolloutTracker) afterSync(ctx context.Context, res *syncResult) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if res.output != nil {
-		t.files = res.output.Files
+		t.files, t.rendered = res.output.Files, true
 	}
 	t.setPools(res.inputs)
 	var written []string
@@ -265,6 +268,11 @@ func (c *change) superseding(older *change) *change {
 			c.objects = append(c.objects, o)
 		}
 	}
+	for ref, told := range older.degraded {
+		if refs[ref] {
+			c.tell(ref, told)
+		}
+	}
 	for _, ref := range older.deleted {
 		if !gone[ref] && !refs[ref] {
 			gone[ref] = true
@@ -273,6 +281,14 @@ func (c *change) superseding(older *change) *change {
 	}
 	sort.Slice(c.deleted, func(i, j int) bool { return c.deleted[i].Less(c.deleted[j]) })
 	return c
+}
+
+// tell records that the object ref was told the pool condition msg.
+func (c *change) tell(ref inputs.ObjectRef, msg string) {
+	if c.degraded == nil {
+		c.degraded = map[inputs.ObjectRef]string{}
+	}
+	c.degraded[ref] = msg
 }
 
 func (t *rolloutTracker) runWorker(ctx context.Context) {
@@ -301,7 +317,7 @@ func (t *rolloutTracker) check(ctx context.Context, name string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	p, pool := t.pools[name], t.reader.Pool(name)
-	if p == nil || pool == nil || t.files == nil {
+	if p == nil || pool == nil || !t.rendered {
 		return nil
 	}
 	st, err := t.reader.Rollout(pool, t.files)
@@ -325,13 +341,19 @@ func (t *rolloutTracker) check(ctx context.Context, name string) error {
 		t.metrics.duration.WithLabelValues(name).Observe(took.Seconds())
 		msg := fmt.Sprintf("live on pool %s: %s, %s after the change", name, st.Message, took.Round(time.Second))
 		logger.Info("Rolled out", "renderedConfig", st.Rendered, "after", took, "objects", len(c.objects))
-		t.record(c, corev1.EventTypeNormal, ReasonRolledOut, msg)
+		t.record(c.objects, c.deleted, corev1.EventTypeNormal, ReasonRolledOut, msg)
 		p.change = nil
 	case rollout.Degraded:
-		if st.Message != c.degraded {
-			c.degraded = st.Message
+		var untold []attributedObject
+		for _, o := range c.objects {
+			if c.degraded[o.ref] != st.Message {
+				c.tell(o.ref, st.Message)
+				untold = append(untold, o)
+			}
+		}
+		if len(untold) > 0 {
 			logger.Info("Pool degraded during the rollout", "condition", st.Message)
-			t.record(c, corev1.EventTypeWarning, ReasonRolloutDegraded,
+			t.record(untold, nil, corev1.EventTypeWarning, ReasonRolloutDegraded,
 				fmt.Sprintf("not live on pool %s, the pool is degraded: %s", name, st.Message))
 		}
 	default:
@@ -340,13 +362,13 @@ func (t *rolloutTracker) check(ctx context.Context, name string) error {
 	return nil
 }
 
-// record records an event on every object of c; the Image's names the objects deleted since the previous write.
-func (t *rolloutTracker) record(c *change, eventType, reason, msg string) {
-	for _, o := range c.objects {
+// record records an event on every object of objects; the Image's names the objects deleted.
+func (t *rolloutTracker) record(objects []attributedObject, deleted []inputs.ObjectRef, eventType, reason, msg string) {
+	for _, o := range objects {
 		text := msg
-		if o.ref == inputs.ImageRef && len(c.deleted) > 0 {
-			names := make([]string, len(c.deleted))
-			for i, ref := range c.deleted {
+		if o.ref == inputs.ImageRef && len(deleted) > 0 {
+			names := make([]string, len(deleted))
+			for i, ref := range deleted {
 				names[i] = ref.String()
 			}
 			text += "; deleted: " + strings.Join(names, ", ")
