@@ -139,7 +139,7 @@ func TestJudge(t *testing.T) {
 		},
 		pool:    pool("rendered-worker-new", "rendered-worker-new", 3, func(p *mcfgv1.MachineConfigPool) { p.Status.ObservedGeneration = 1 }),
 		phase:   rollout.Pending,
-		message: "3/3 nodes updated to rendered-worker-new",
+		message: "rendered-worker-new carries the change; waiting for the pool's status to count its nodes",
 	}, {
 		name:  "Updated False is pending even with every count equal",
 		files: nodefiles.Files{conf},

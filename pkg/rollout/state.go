@@ -95,6 +95,9 @@ func Judge(pool *mcfgv1.MachineConfigPool, lookup Lookup, want Want) State {
 		s.Message = "waiting for the pool's first rendered config"
 	case !s.TargetCarries:
 		s.Message = fmt.Sprintf("waiting for a rendered config with the change (the newest, %s, %s)", s.Target, why)
+	case st.ObservedGeneration != pool.Generation:
+		// The counts are of the rendered config before: MCO has not looked at the pool since.
+		s.Message = fmt.Sprintf("%s carries the change; waiting for the pool's status to count its nodes", s.Target)
 	default:
 		s.Message = fmt.Sprintf("%d/%d nodes updated to %s", st.UpdatedMachineCount, st.MachineCount, s.Target)
 	}
