@@ -27,7 +27,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newStartCommand())
 	root.AddCommand(newRenderCommand())
 	root.AddCommand(newDiffCommand(), newExplainCommand())
-	root.AddCommand(newWaitCommand())
+	root.AddCommand(newWaitCommand(), newMigrateCommand())
 	return root
 }
 
