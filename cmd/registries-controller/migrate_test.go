@@ -90,7 +90,7 @@ func TestMigrateICSPOfTheExamplesWritesAnIDMSThatRendersTheSame(t *testing.T) {
 	}
 	for _, want := range []string{
 		`ImageContentSourcePolicy "legacy-ubi" -> ImageDigestMirrorSet "legacy-ubi" (1 entry, AllowContactingSource)`,
-		"proven neutral: the MachineConfigs of pools master, worker rendered",
+		"proven neutral, no node rolls: for pools master, worker, render.Differences finds nothing",
 		"wrote " + filepath.Join(out, "legacy-ubi.yaml"),
 		"  kubectl apply -f " + out,
 		"  kubectl delete imagecontentsourcepolicy legacy-ubi",
