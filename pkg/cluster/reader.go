@@ -110,6 +110,22 @@ func (r *Reader) Pool(name string) *mcfgv1.MachineConfigPool {
 	return p
 }
 
+// Running returns the rendered config every node of pool runs, as its status names it (status.configuration),
+// and its files at the paths a render may write (rollout.ManagedFiles): what a node has before a change, e.g.
+// for `preview`. The error says the pool has no rendered config yet, or it cannot be read.
+func (r *Reader) Running(pool *mcfgv1.MachineConfigPool) (string, nodefiles.Files, error) {
+	name := pool.Status.Configuration.Name
+	if name == "" {
+		return "", nil, fmt.Errorf("MachineConfigPool %s has no rendered config in its status yet", pool.Name)
+	}
+	mc, err := r.lister.Get(name)
+	if err != nil {
+		return name, nil, fmt.Errorf("the rendered config of MachineConfigPool %s: %w", pool.Name, err)
+	}
+	files, err := rollout.ManagedFiles(mc)
+	return name, files, err
+}
+
 // Rollout returns where files, a render's node files, stand on pool (rollout.Judge), with what the cluster's
 // MachineConfigs say now. The error is about the pool's other MachineConfigs (one that cannot be read) or its
 // selector.
