@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make run: the controller live on a local control plane, in one command.
 #
-# Starts etcd + kube-apiserver with the OpenShift CRDs, the master and worker pools and a ClusterVersion
-# (hack/local-up), applies examples/, and runs the controller in the foreground. Ctrl-C stops everything.
+# Starts etcd + kube-apiserver with the OpenShift CRDs, the master and worker pools, a ClusterVersion and the
+# MCO simulator, which rolls 3 simulated machines per pool (hack/local-up), applies examples/, and runs the
+# controller in the foreground. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-_output/bin/registries-controller}
@@ -40,10 +41,12 @@ The controller runs below, against the local control plane. In another terminal:
   export KUBECONFIG=$KUBECONFIG
   alias kubectl=$KUBECTL
   kubectl apply -f my-imagedigestmirrorset.yaml        # more mirror objects
-  kubectl get machineconfigs                           # 99-master/99-worker-generated-registries
-  kubectl describe imagedigestmirrorset release-mirror # problems show up as events here
+  $bin wait                 # blocks until every node runs them (simulated MCO: 3 machines per pool, 2s each)
+  kubectl describe imagedigestmirrorset release-mirror # RolledOut once live; problems show up as events here
+  kubectl get machineconfigs                           # 99-master/99-worker-generated-registries, rendered-*
   hack/show-file.sh worker /etc/containers/registries.conf   # the file a worker node gets
   $bin explain quay.io/openshift-release-dev/ocp-release@sha256:<digest> --manifests examples
+  $bin migrate-icsp --kubeconfig $KUBECONFIG -o /tmp/idms   # ImageContentSourcePolicy -> ImageDigestMirrorSet, proven neutral
 
 Metrics: http://127.0.0.1:8080/metrics   Ctrl-C stops the controller and the control plane.
 

@@ -27,6 +27,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newStartCommand())
 	root.AddCommand(newRenderCommand())
 	root.AddCommand(newDiffCommand(), newExplainCommand())
+	root.AddCommand(newWaitCommand(), newMigrateCommand())
 	return root
 }
 

@@ -25,12 +25,13 @@ type renderOptions struct {
 	output       string
 	releaseImage string
 	nodeRoot     string
+	verbose      bool
 }
 
 func newRenderCommand() *cobra.Command {
 	o := &renderOptions{}
 	cmd := &cobra.Command{
-		Use:   "render --manifests DIR --output DIR [--release-image REF] [--node-root DIR]",
+		Use:   "render --manifests DIR --output DIR [--release-image REF] [--node-root DIR] [--verbose]",
 		Short: "Render the MachineConfigs for the objects in a directory, offline (the install-time path)",
 		Long: `render reads every *.yaml, *.yml and *.json file in --manifests (multi-document YAML and List
 objects included), takes the ImageContentSourcePolicy, ImageDigestMirrorSet, ImageTagMirrorSet, Image,
@@ -52,6 +53,7 @@ Invalid input: every problem is printed, nothing is written, and the exit status
 	cmd.Flags().StringVar(&o.output, "output", "", "directory to write the MachineConfigs into (required)")
 	cmd.Flags().StringVar(&o.releaseImage, "release-image", "", "release payload reference; overrides the ClusterVersion in --manifests")
 	cmd.Flags().StringVar(&o.nodeRoot, "node-root", "", "also write the node files under DIR/<pool>/")
+	cmd.Flags().BoolVar(&o.verbose, "verbose", false, "list every warning; repeated warnings are grouped, five shown per reason")
 	_ = cmd.MarkFlagRequired("manifests")
 	_ = cmd.MarkFlagRequired("output")
 	return cmd
@@ -105,17 +107,29 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	if o.nodeRoot != "" {
 		fmt.Fprintf(stdout, "node files under %s/<pool>/\n", o.nodeRoot)
 	}
-	printReport(stderr, out.Report)
+	printReport(stderr, out.Report, o.verbose)
 	return nil
 }
 
-func printReport(w io.Writer, r *registries.Report) {
-	for _, p := range r.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", p)
+// printReport prints the warnings and notes of a render. Warnings with the same reason are grouped, five values
+// shown per reason unless verbose (`--verbose`: -v is klog's).
+func printReport(w io.Writer, r *registries.Report, verbose bool) {
+	for _, line := range warningLines(r.Warnings, verbose) {
+		fmt.Fprintf(w, "warning: %s\n", line)
 	}
 	for _, p := range r.Ignored {
 		fmt.Fprintf(w, "note: %s\n", p)
 	}
+}
+
+// warningLines groups warnings with the same reason (inputs.GroupProblems): five listed per reason, or all
+// when verbose. render and preview print them alike.
+func warningLines(ws []inputs.Problem, verbose bool) []string {
+	f := inputs.GroupFormat{More: " (--verbose lists them all)"}
+	if verbose {
+		f.Shown = -1
+	}
+	return f.Format(inputs.GroupProblems(ws))
 }
 
 // machineConfigYAML prints a MachineConfig as a manifest, without the empty server-side fields.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +83,34 @@ func TestRenderOfAnUnreadableDirectoryNamesIt(t *testing.T) {
 	_, stderr, code = runCLI(t, "render", "--output", t.TempDir())
 	if code == 0 || !strings.Contains(stderr, "manifests") {
 		t.Errorf("a missing flag: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestRenderGroupsRepeatedWarningsAndVerboseListsThemAll(t *testing.T) {
+	dir := t.TempDir()
+	var blocked strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&blocked, "    - blocked-%03d.example.com\n", i)
+	}
+	writeFile(t, filepath.Join(dir, "in", "image.yaml"), `apiVersion: config.openshift.io/v1
+kind: Image
+metadata: {name: cluster}
+spec:
+  registrySources:
+    blockedRegistries:
+`+blocked.String())
+	_, stderr, code := runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", filepath.Join(dir, "out"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if len(lines) != 7 || !strings.HasPrefix(lines[0], "warning: not applied: the release payload is unknown") ||
+		!strings.HasSuffix(lines[0], "(100 times):") || lines[6] != "  and 95 more (--verbose lists them all)" ||
+		lines[1] != `  Image "cluster": spec.registrySources.blockedRegistries[0]: "blocked-000.example.com"` {
+		t.Errorf("grouped warnings:\n%s", stderr)
+	}
+	_, stderr, code = runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", filepath.Join(dir, "out"), "--verbose")
+	if code != 0 || strings.Count(stderr, "\n") != 101 || !strings.Contains(stderr, `blockedRegistries[99]: "blocked-099.example.com"`) {
+		t.Errorf("--verbose: exit %d, %d lines:\n%s", code, strings.Count(stderr, "\n"), stderr)
 	}
 }

@@ -1,9 +1,12 @@
 // Command local-up runs a local control plane to try the controller against by hand: etcd and kube-apiserver
 // on free loopback ports (built by hack/test-assets.sh, or taken from $KUBEBUILDER_ASSETS), with the OpenShift
 // CRDs of test/crds, the built-in master and worker MachineConfigPools, and a ClusterVersion "version" whose
-// status.desired.image is a fixed release image.
+// status.desired.image is a fixed release image. The MCO simulator (test/mcosim) plays the machine-config
+// operator: it renders each pool's MachineConfigs into rendered-<pool>-<hash> and rolls three simulated machines
+// per pool to it, one every --mco-step, so that `registries-controller wait` and the controller's RolledOut
+// events can be tried.
 //
-//	go run -tags=containers_image_openpgp ./hack/local-up [--kubeconfig PATH] [--crds DIR] [--log-dir DIR]
+//	go run -tags=containers_image_openpgp ./hack/local-up [--kubeconfig PATH] [--crds DIR] [--log-dir DIR] [--mco-step 2s]
 //
 // Once the control plane is usable, it prints on stdout
 //
@@ -26,11 +29,13 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"k8s.io/klog/v2"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/openshift/registries-controller/test/framework"
+	"github.com/openshift/registries-controller/test/mcosim"
 )
 
 // options are the command-line flags.
@@ -38,6 +43,7 @@ type options struct {
 	kubeconfig string
 	crdDir     string
 	logDir     string
+	mcoStep    time.Duration
 }
 
 func main() {
@@ -47,6 +53,7 @@ func main() {
 	fs.StringVar(&opts.kubeconfig, "kubeconfig", "_output/local-up/kubeconfig", "where to write the admin kubeconfig")
 	fs.StringVar(&opts.crdDir, "crds", "", "directory of CRDs to install (default: test/crds of this checkout)")
 	fs.StringVar(&opts.logDir, "log-dir", "", "directory for etcd.log and kube-apiserver.log (default: the kubeconfig's directory)")
+	fs.DurationVar(&opts.mcoStep, "mco-step", 2*time.Second, "how long the simulated MCO takes to update one machine; 0 runs no simulator")
 	_ = fs.Parse(os.Args[1:])
 	ctrllog.SetLogger(klog.Background())
 
@@ -92,6 +99,14 @@ func run(ctx context.Context, opts options, stdout io.Writer) (err error) {
 			return nil // interrupted while starting
 		}
 		return err
+	}
+	if opts.mcoStep > 0 {
+		sim, err := mcosim.Start(ctx, cp.MachineConfig, mcosim.Options{StepDelay: opts.mcoStep})
+		if err != nil {
+			return err
+		}
+		defer sim.Stop() // before the control plane stops
+		logf("the MCO simulator rolls %d machines per pool, one every %s", mcosim.DefaultNodes, opts.mcoStep)
 	}
 	if err := os.WriteFile(readyFile, nil, 0o644); err != nil {
 		return err

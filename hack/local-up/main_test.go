@@ -59,6 +59,19 @@ func TestLocalUpServesTheBuiltinPoolsAndLeavesNothingBehindOnSIGINT(t *testing.T
 		t.Errorf("ClusterVersion status.desired.image = %q, want %q", image, framework.ReleaseImage)
 	}
 
+	// The MCO simulator gives the pools a rendered config.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		rendered, _, err := kubectl.Run(t.Context(), nil, "get", "machineconfigpool", "worker", "-o", "jsonpath={.status.configuration.name}")
+		if err == nil && strings.HasPrefix(rendered, "rendered-worker-") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker pool has no rendered config after a minute: %q %v", rendered, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+
 	children := localUp.controlPlaneChildren(t)
 	addresses := append(children.etcdAddresses(t), apiServerAddress(t, kubeconfig))
 

@@ -9,12 +9,8 @@ import (
 	"sync"
 	"time"
 
-	configinformers "github.com/openshift/client-go/config/informers/externalversions"
 	mcfgclient "github.com/openshift/client-go/machineconfiguration/clientset/versioned/typed/machineconfiguration/v1"
-	mcfginformers "github.com/openshift/client-go/machineconfiguration/informers/externalversions"
 	mcfglisters "github.com/openshift/client-go/machineconfiguration/listers/machineconfiguration/v1"
-	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
@@ -23,6 +19,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/openshift/registries-controller/pkg/cluster"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
@@ -76,39 +73,7 @@ func (cfg Config) withDefaults() Config {
 }
 
 // Informers are the shared informer factories the controller reads from. The caller starts them.
-type Informers struct {
-	Config        configinformers.SharedInformerFactory
-	Operator      operatorinformers.SharedInformerFactory
-	MachineConfig mcfginformers.SharedInformerFactory
-}
-
-// ForResource returns the shared informer of a resource, from the factory of its API group.
-func (inf Informers) ForResource(gvr schema.GroupVersionResource) (cache.SharedIndexInformer, error) {
-	var f interface {
-		Informer() cache.SharedIndexInformer
-	}
-	var err error
-	switch gvr.Group {
-	case "config.openshift.io":
-		f, err = inf.Config.ForResource(gvr)
-	case "operator.openshift.io":
-		f, err = inf.Operator.ForResource(gvr)
-	case "machineconfiguration.openshift.io":
-		f, err = inf.MachineConfig.ForResource(gvr)
-	default:
-		err = fmt.Errorf("no informer factory for the API group %q", gvr.Group)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return f.Informer(), nil
-}
-
-// source is where the controller reads the objects of one input kind.
-type source struct {
-	kind     *inputs.Kind
-	informer cache.SharedIndexInformer
-}
+type Informers = cluster.Informers
 
 // Controller keeps every built-in pool's generated registries MachineConfig in line with the cluster's
 // mirror configuration.
@@ -120,9 +85,10 @@ type Controller struct {
 	status   *statusReporter
 	cfg      Config
 
-	sources []source
-	configs mcfglisters.MachineConfigLister
-	synced  []cache.InformerSynced
+	reader   *cluster.Reader
+	rollouts *rolloutTracker
+	configs  mcfglisters.MachineConfigLister
+	synced   []cache.InformerSynced
 
 	queue workqueue.TypedRateLimitingInterface[string]
 
@@ -156,36 +122,34 @@ func newController(clients Clients, inf Informers, recorder record.EventRecorder
 		UpdateFunc: func(any, any) { c.enqueue() },
 		DeleteFunc: func(any) { c.enqueue() },
 	}
+	reader, err := cluster.NewReader(inf)
+	if err != nil {
+		return nil, err
+	}
+	c.reader = reader
+	if c.rollouts, err = newRolloutTracker(reader, recorder, metrics, cfg); err != nil {
+		return nil, err
+	}
 	for _, k := range inputs.Kinds {
-		informer, err := inf.ForResource(k.GroupVersionResource())
-		if err != nil {
-			return nil, fmt.Errorf("informer for %s: %w", k.Name, err)
+		h := cache.ResourceEventHandler(handler)
+		if k.Name == inputs.KindMachineConfigPool {
+			h = poolsRenderHandler(handler)
 		}
-		if _, err := informer.AddEventHandler(handler); err != nil {
+		if _, err := reader.Informer(k).AddEventHandler(h); err != nil {
 			return nil, fmt.Errorf("adding event handler: %w", err)
 		}
-		c.sources = append(c.sources, source{kind: k, informer: informer})
-		c.synced = append(c.synced, informer.HasSynced)
 	}
-	configs := inf.MachineConfig.Machineconfiguration().V1().MachineConfigs()
 	generatedOnly := cache.FilteringResourceEventHandler{FilterFunc: isGeneratedName, Handler: handler}
-	if _, err := configs.Informer().AddEventHandler(generatedOnly); err != nil {
+	if _, err := reader.MachineConfigInformer().AddEventHandler(generatedOnly); err != nil {
 		return nil, fmt.Errorf("adding event handler: %w", err)
 	}
-	c.synced = append(c.synced, configs.Informer().HasSynced)
-	c.configs = configs.Lister()
+	c.synced = reader.Synced()
+	c.configs = reader.MachineConfigs()
 	return c, nil
 }
 
 // HasSynced reports whether every informer cache is filled; /readyz uses it.
-func (c *Controller) HasSynced() bool {
-	for _, s := range c.synced {
-		if !s() {
-			return false
-		}
-	}
-	return true
-}
+func (c *Controller) HasSynced() bool { return c.reader.HasSynced() }
 
 // enqueue records an event and schedules a sync once the inputs have been quiet for SettleDelay.
 func (c *Controller) enqueue() {
@@ -219,6 +183,7 @@ func (c *Controller) settling() time.Duration {
 func (c *Controller) Run(ctx context.Context) error {
 	defer utilruntime.HandleCrash()
 	defer c.queue.ShutDown()
+	defer c.rollouts.queue.ShutDown()
 	logger := klog.FromContext(ctx)
 	logger.Info("Starting controller", "queue", QueueName, "settleDelay", c.cfg.SettleDelay)
 	if !cache.WaitForNamedCacheSync(QueueName, ctx.Done(), c.synced...) {
@@ -226,6 +191,7 @@ func (c *Controller) Run(ctx context.Context) error {
 	}
 	c.queue.Add(queueKey) // the first sync does not wait for an event
 	go wait.UntilWithContext(ctx, c.runWorker, time.Second)
+	go wait.UntilWithContext(ctx, c.rollouts.runWorker, time.Second)
 	<-ctx.Done()
 	logger.Info("Stopping controller")
 	return nil
@@ -248,6 +214,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	}
 	res, err := c.sync(ctx)
 	c.status.report(ctx, res, err)
+	c.rollouts.afterSync(ctx, res)
 	if err != nil {
 		klog.FromContext(ctx).Error(err, "Sync failed, will retry")
 		c.queue.AddRateLimited(key)

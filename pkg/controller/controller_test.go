@@ -72,17 +72,15 @@ func (s *fakeShell) syncAndReport(ctx context.Context) error {
 // cached returns the informer cache's object of a kind.
 func (s *fakeShell) cached(t *testing.T, kind, name string) runtime.Object {
 	t.Helper()
-	for _, src := range s.ctrl.sources {
-		if src.kind.Name == kind {
-			o, ok, err := src.informer.GetIndexer().GetByKey(name)
-			if err != nil || !ok {
-				t.Fatalf("%s %s not in the cache: %v", kind, name, err)
-			}
-			return o.(runtime.Object)
-		}
+	informer := s.ctrl.reader.Informer(inputs.KindNamed(kind))
+	if informer == nil {
+		t.Fatalf("no source of kind %s", kind)
 	}
-	t.Fatalf("no source of kind %s", kind)
-	return nil
+	o, ok, err := informer.GetIndexer().GetByKey(name)
+	if err != nil || !ok {
+		t.Fatalf("%s %s not in the cache: %v", kind, name, err)
+	}
+	return o.(runtime.Object)
 }
 
 // writes returns the create, update and delete actions sent to the MachineConfig client.

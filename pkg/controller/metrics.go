@@ -14,6 +14,7 @@ const metricsNamespace = "registries_controller"
 //	registries_controller_render_duration_seconds (histogram)
 //	registries_controller_invalid_objects
 //	registries_controller_last_successful_sync_timestamp_seconds
+//	registries_controller_rollout_pending{pool}, registries_controller_rollout_duration_seconds{pool} (rollout.go)
 //	workqueue_* {name="registries-controller"} (depth, adds, latency, work duration, retries, ...)
 type Metrics struct {
 	syncs          *prometheus.CounterVec
@@ -22,6 +23,7 @@ type Metrics struct {
 	invalidObjects prometheus.Gauge
 	lastSuccess    prometheus.Gauge
 	workqueue      *workqueueMetrics
+	rollout        *rolloutMetrics
 }
 
 // NewMetrics creates the metrics and registers them with reg.
@@ -55,6 +57,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	reg.MustRegister(m.syncs, m.writes, m.renderDuration, m.invalidObjects, m.lastSuccess)
 	m.workqueue.register(reg)
+	m.rollout = newRolloutMetrics(reg)
 	return m
 }
 

@@ -80,7 +80,7 @@ func TestPendingConditionIsWrittenOnceAndClearedWhenResolved(t *testing.T) {
 	if err := s.config.ConfigV1().ClusterImagePolicies().Delete(ctx, "cluster-wide", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return len(s.ctrl.gather().ClusterImagePolicies) == 0 })
+	waitFor(t, func() bool { return len(s.ctrl.reader.Inputs().ClusterImagePolicies) == 0 })
 	if err := s.syncAndReport(ctx); err != nil {
 		t.Fatal(err)
 	}

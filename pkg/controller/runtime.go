@@ -6,17 +6,15 @@ import (
 	"time"
 
 	configclient "github.com/openshift/client-go/config/clientset/versioned"
-	configinformers "github.com/openshift/client-go/config/informers/externalversions"
 	mcfgclient "github.com/openshift/client-go/machineconfiguration/clientset/versioned"
-	mcfginformers "github.com/openshift/client-go/machineconfiguration/informers/externalversions"
-	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
-	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/record"
+
+	"github.com/openshift/registries-controller/pkg/cluster"
 )
 
 // Runtime is the controller with what it runs on against one API server: the clients, the informer
@@ -37,25 +35,21 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	if err != nil {
 		return nil, fmt.Errorf("kubernetes client: %w", err)
 	}
-	configClient, err := configclient.NewForConfig(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("config client: %w", err)
-	}
-	operatorClient, err := operatorclient.NewForConfig(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("operator client: %w", err)
-	}
 	mcClient, err := mcfgclient.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("machineconfiguration client: %w", err)
 	}
+	configClient, err := configclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("config client: %w", err)
+	}
+	informers, err := cluster.NewInformers(cfg, resync)
+	if err != nil {
+		return nil, err
+	}
 	r := &Runtime{
-		Kube: kube,
-		informers: Informers{
-			Config:        configinformers.NewSharedInformerFactory(configClient, resync),
-			Operator:      operatorinformers.NewSharedInformerFactory(operatorClient, resync),
-			MachineConfig: mcfginformers.NewSharedInformerFactory(mcClient, resync),
-		},
+		Kube:        kube,
+		informers:   informers,
 		broadcaster: record.NewBroadcaster(record.WithContext(ctx)),
 	}
 	recorder := r.broadcaster.NewRecorder(Scheme(), corev1.EventSource{Component: FieldManager})
@@ -71,15 +65,11 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 func (r *Runtime) Start(ctx context.Context) {
 	r.broadcaster.StartStructuredLogging(2)
 	r.broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: r.Kube.CoreV1().Events("")})
-	r.informers.Config.Start(ctx.Done())
-	r.informers.Operator.Start(ctx.Done())
-	r.informers.MachineConfig.Start(ctx.Done())
+	r.informers.Start(ctx.Done())
 }
 
 // Shutdown waits for the informers to stop (cancel the context given to Start first) and flushes events.
 func (r *Runtime) Shutdown() {
-	r.informers.Config.Shutdown()
-	r.informers.Operator.Shutdown()
-	r.informers.MachineConfig.Shutdown()
+	r.informers.Shutdown()
 	r.broadcaster.Shutdown()
 }

@@ -142,17 +142,28 @@ func (s *statusReporter) reportRecovered(res *syncResult) {
 	}
 }
 
-// reportWarnings records each new warning (a part of the input deliberately not applied) once.
+// reportWarnings records each new warning (a part of the input deliberately not applied) once. New warnings
+// of one object with the same reason are one event, listing five values (inputs.GroupProblems).
 func (s *statusReporter) reportWarnings(res *syncResult, warnings []inputs.Problem) {
 	current := map[string]bool{}
+	fresh := map[inputs.ObjectRef][]inputs.Problem{}
+	var objects []inputs.ObjectRef
 	for _, w := range warnings {
 		line := w.String()
 		current[line] = true
 		if s.warned[line] {
 			continue
 		}
-		if o := lookup(res, w.At.Object); o != nil {
-			s.recorder.Event(o, corev1.EventTypeWarning, ReasonNotApplied, truncate(w.OnObject()))
+		if fresh[w.At.Object] == nil {
+			objects = append(objects, w.At.Object)
+		}
+		fresh[w.At.Object] = append(fresh[w.At.Object], w)
+	}
+	for _, obj := range objects {
+		if o := lookup(res, obj); o != nil {
+			for _, msg := range (inputs.GroupFormat{OnObject: true}).Format(inputs.GroupProblems(fresh[obj])) {
+				s.recorder.Event(o, corev1.EventTypeWarning, ReasonNotApplied, truncate(msg))
+			}
 		}
 	}
 	s.warned = current

@@ -61,7 +61,7 @@ func (c *Controller) sync(ctx context.Context) (*syncResult, error) {
 // syncOnce gathers, computes and applies: the MachineConfigs first, then the status of the policy objects,
 // which says what the MachineConfigs now carry (or why they were left alone).
 func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
-	res := &syncResult{inputs: c.gather()}
+	res := &syncResult{inputs: c.reader.Inputs()}
 	start := c.cfg.Clock.Now()
 	out, err := render.Render(res.inputs, render.Options{Version: c.cfg.Version, Checker: c.cfg.Checker})
 	res.duration = c.cfg.Clock.Since(start)
@@ -87,21 +87,6 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	}
 	res.statusWrites, err = c.updatePolicyStatus(ctx, res)
 	return res, err
-}
-
-// gather reads every input from the informer caches, one source per input kind. Objects are shared with the
-// cache and only read. Reading a cache cannot fail, so unlike the reference's listers (semantics §9.9 D2) there
-// is no list error to swallow; a failed write is returned and retried.
-func (c *Controller) gather() *inputs.Inputs {
-	in := &inputs.Inputs{}
-	for _, s := range c.sources {
-		for _, o := range s.informer.GetIndexer().List() {
-			if obj, ok := o.(inputs.Object); ok {
-				in.Add(s.kind, obj)
-			}
-		}
-	}
-	return in
 }
 
 // generatedConfigs returns the MachineConfigs this controller generates, by name.

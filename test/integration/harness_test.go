@@ -390,3 +390,41 @@ func controllerBinary(t testing.TB) string {
 	}
 	return binPath
 }
+
+// gauge returns the value of the series of a gauge of the controller's registry with the label pool; -1 when there
+// is none.
+func (r *running) gauge(t testing.TB, name, pool string) float64 {
+	t.Helper()
+	if m := r.series(t, name, pool); m != nil {
+		return m.GetGauge().GetValue()
+	}
+	return -1
+}
+
+// histogramCount returns how many observations the series of a histogram with the label pool holds.
+func (r *running) histogramCount(t testing.TB, name, pool string) uint64 {
+	t.Helper()
+	if m := r.series(t, name, pool); m != nil {
+		return m.GetHistogram().GetSampleCount()
+	}
+	return 0
+}
+
+func (r *running) series(t testing.TB, name, pool string) *dto.Metric {
+	t.Helper()
+	families, err := r.metrics.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			if hasLabels(m, map[string]string{"pool": pool}) {
+				return m
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package cluster
+
+import (
+	"fmt"
+	"time"
+
+	configclient "github.com/openshift/client-go/config/clientset/versioned"
+	configinformers "github.com/openshift/client-go/config/informers/externalversions"
+	mcfgclient "github.com/openshift/client-go/machineconfiguration/clientset/versioned"
+	mcfginformers "github.com/openshift/client-go/machineconfiguration/informers/externalversions"
+	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Informers are the shared informer factories of the API groups a render reads. Whoever creates them starts
+// them (Start) once every informer is registered (NewReader registers them).
+type Informers struct {
+	Config        configinformers.SharedInformerFactory
+	Operator      operatorinformers.SharedInformerFactory
+	MachineConfig mcfginformers.SharedInformerFactory
+}
+
+// NewInformers returns informer factories on clients for cfg, with the given resync period (0: none).
+func NewInformers(cfg *rest.Config, resync time.Duration) (Informers, error) {
+	configClient, err := configclient.NewForConfig(cfg)
+	if err != nil {
+		return Informers{}, fmt.Errorf("config client: %w", err)
+	}
+	operatorClient, err := operatorclient.NewForConfig(cfg)
+	if err != nil {
+		return Informers{}, fmt.Errorf("operator client: %w", err)
+	}
+	mcClient, err := mcfgclient.NewForConfig(cfg)
+	if err != nil {
+		return Informers{}, fmt.Errorf("machineconfiguration client: %w", err)
+	}
+	return Informers{
+		Config:        configinformers.NewSharedInformerFactory(configClient, resync),
+		Operator:      operatorinformers.NewSharedInformerFactory(operatorClient, resync),
+		MachineConfig: mcfginformers.NewSharedInformerFactory(mcClient, resync),
+	}, nil
+}
+
+// ForResource returns the shared informer of a resource, from the factory of its API group.
+func (inf Informers) ForResource(gvr schema.GroupVersionResource) (cache.SharedIndexInformer, error) {
+	var f interface {
+		Informer() cache.SharedIndexInformer
+	}
+	var err error
+	switch gvr.Group {
+	case "config.openshift.io":
+		f, err = inf.Config.ForResource(gvr)
+	case "operator.openshift.io":
+		f, err = inf.Operator.ForResource(gvr)
+	case "machineconfiguration.openshift.io":
+		f, err = inf.MachineConfig.ForResource(gvr)
+	default:
+		err = fmt.Errorf("no informer factory for the API group %q", gvr.Group)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return f.Informer(), nil
+}
+
+// Start starts every informer registered so far; they stop when stop is closed.
+func (inf Informers) Start(stop <-chan struct{}) {
+	inf.Config.Start(stop)
+	inf.Operator.Start(stop)
+	inf.MachineConfig.Start(stop)
+}
+
+// Shutdown waits for the informers to stop; close the channel given to Start first.
+func (inf Informers) Shutdown() {
+	inf.Config.Shutdown()
+	inf.Operator.Shutdown()
+	inf.MachineConfig.Shutdown()
+}

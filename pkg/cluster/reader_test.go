@@ -1,0 +1,71 @@
+package cluster_test
+
+import (
+	"testing"
+
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
+	configinformers "github.com/openshift/client-go/config/informers/externalversions"
+	mcfgfake "github.com/openshift/client-go/machineconfiguration/clientset/versioned/fake"
+	mcfginformers "github.com/openshift/client-go/machineconfiguration/informers/externalversions"
+	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
+	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/openshift/registries-controller/pkg/cluster"
+	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/pkg/render"
+	"github.com/openshift/registries-controller/test/fixtures"
+)
+
+// reader returns a Reader on fake clientsets holding objs, its caches filled.
+func reader(t *testing.T, config, operator, mc []runtime.Object) *cluster.Reader {
+	t.Helper()
+	inf := cluster.Informers{
+		Config:        configinformers.NewSharedInformerFactory(configfake.NewClientset(config...), 0),
+		Operator:      operatorinformers.NewSharedInformerFactory(operatorfake.NewClientset(operator...), 0),
+		MachineConfig: mcfginformers.NewSharedInformerFactory(mcfgfake.NewClientset(mc...), 0),
+	}
+	r, err := cluster.NewReader(inf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop); inf.Shutdown() })
+	inf.Start(stop)
+	if !cache.WaitForCacheSync(stop, r.Synced()...) {
+		t.Fatal("caches did not sync")
+	}
+	return r
+}
+
+func TestTheReaderGathersEveryInputAndTheFilesAPoolRuns(t *testing.T) {
+	conf := nodefiles.File{Path: nodefiles.RegistriesConf, Data: []byte("# conf\n")}
+	raw, err := render.IgnitionJSON(nodefiles.Files{{Path: "/etc/other", Data: []byte("x")}, conf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rendered := &mcfgv1.MachineConfig{ObjectMeta: metav1.ObjectMeta{Name: "rendered-worker-1"}, Spec: mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: raw}}}
+	worker := fixtures.Pool("worker", true)
+	worker.Status.Configuration.Name = rendered.Name
+	r := reader(t,
+		[]runtime.Object{fixtures.IDMS("a"), fixtures.Image()},
+		[]runtime.Object{fixtures.ICSP("b")},
+		[]runtime.Object{worker, fixtures.Pool("master", true), rendered})
+
+	if got := r.Inputs().Summary(); got != "1 Image, 1 ImageContentSourcePolicy, 1 ImageDigestMirrorSet, 2 MachineConfigPool" {
+		t.Errorf("gathered %s", got)
+	}
+	name, files, err := r.Running(r.Pool("worker"))
+	if err != nil || name != rendered.Name || len(files) != 1 || files[0].Path != conf.Path || string(files[0].Data) != "# conf\n" {
+		t.Errorf("Running(worker) = %s %+v %v, want the managed file of %s", name, files, err, rendered.Name)
+	}
+	if _, _, err := r.Running(r.Pool("master")); err == nil {
+		t.Errorf("a pool without a rendered config in its status: no error")
+	}
+	if r.Pool("infra") != nil {
+		t.Errorf("a pool that does not exist was found")
+	}
+}

@@ -1,0 +1,151 @@
+package migrate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+
+	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/pkg/render"
+)
+
+// Step is a state of the inputs during the migration, compared with the inputs as they are.
+type Step string
+
+const (
+	// Added: the IDMSs applied, the ICSPs not yet deleted.
+	Added Step = "with the ImageDigestMirrorSets added"
+	// Swapped: the IDMSs applied and the ICSPs deleted.
+	Swapped Step = "with the ImageDigestMirrorSets in place of the ImageContentSourcePolicies"
+)
+
+// Steps are the steps Prove compares, in the order an admin takes them.
+var Steps = []Step{Added, Swapped}
+
+// maxFileLines bounds the changed lines a proof lists per file.
+const maxFileLines = 20
+
+// Proof is the comparison of the MachineConfigs rendered at each step with those rendered today.
+type Proof struct {
+	// Pools are the pools whose MachineConfig was compared, e.g. master, worker.
+	Pools []string
+	// Today are the MachineConfigs rendered from the inputs as they are, one per pool.
+	Today []*mcfgv1.MachineConfig
+	// Differences lists, per step and pool, what render.Differences finds; empty when neutral.
+	Differences []Difference
+	// Files lists, per step, the lines of the node files that differ: "registries.conf: - <line>" and "+ <line>".
+	Files map[Step][]string
+	// Invalid holds the problems of a step whose inputs do not render.
+	Invalid map[Step]*inputs.InvalidError
+}
+
+// Difference is what differs between today's MachineConfig of a pool and the one at a step.
+type Difference struct {
+	Step  Step
+	Pool  string
+	Lines []string
+}
+
+// Neutral reports whether every step renders MachineConfigs identical in meaning to today's: no node rolls.
+func (p *Proof) Neutral() bool { return len(p.Differences) == 0 && len(p.Invalid) == 0 }
+
+// Prove renders in as it is and at each step of plan, and compares each pool's MachineConfig with
+// render.Differences: the decoded contents, modes and attributes of every file, and the labels, annotations and
+// owner references the controller sets. Inputs that do not render today give the *inputs.InvalidError.
+func Prove(in *inputs.Inputs, plan *Plan, opts render.Options) (*Proof, error) {
+	today, err := render.Render(in, opts)
+	if err != nil {
+		return nil, err
+	}
+	proof := &Proof{Today: today.MachineConfigs, Files: map[Step][]string{}, Invalid: map[Step]*inputs.InvalidError{}}
+	before := map[string]*mcfgv1.MachineConfig{}
+	for _, mc := range today.MachineConfigs {
+		pool := mc.Labels[mcfgv1.MachineConfigRoleLabelKey]
+		proof.Pools = append(proof.Pools, pool)
+		before[pool] = mc
+	}
+	for _, step := range Steps {
+		out, err := render.Render(plan.Applied(in, step == Swapped), opts)
+		var invalid *inputs.InvalidError
+		if errors.As(err, &invalid) {
+			proof.Invalid[step] = invalid
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("rendering the inputs %s: %w", step, err)
+		}
+		for _, mc := range out.MachineConfigs {
+			pool := mc.Labels[mcfgv1.MachineConfigRoleLabelKey]
+			var lines []string
+			if have := before[pool]; have == nil {
+				lines = []string{"a MachineConfig that is not rendered today"}
+			} else {
+				lines = render.Differences(have, mc)
+			}
+			if len(lines) > 0 {
+				proof.Differences = append(proof.Differences, Difference{Step: step, Pool: pool, Lines: lines})
+			}
+		}
+		if lines := fileChanges(today.Files, out.Files); len(lines) > 0 {
+			proof.Files[step] = lines
+		}
+	}
+	return proof, nil
+}
+
+// fileChanges lists the lines of each node file that only old or only new holds, in file order: "<file>: - line"
+// and "<file>: + line", at most maxFileLines per file.
+func fileChanges(old, new nodefiles.Files) []string {
+	var out []string
+	paths := old.Paths()
+	for _, p := range new.Paths() {
+		if _, ok := old.Get(p); !ok {
+			paths = append(paths, p)
+		}
+	}
+	for _, p := range paths {
+		a, _ := old.Get(p)
+		b, _ := new.Get(p)
+		if bytes.Equal(a, b) {
+			continue
+		}
+		var lines []string
+		for _, l := range onlyIn(a, b) {
+			lines = append(lines, fmt.Sprintf("%s: - %s", p, l))
+		}
+		for _, l := range onlyIn(b, a) {
+			lines = append(lines, fmt.Sprintf("%s: + %s", p, l))
+		}
+		if len(lines) == 0 {
+			lines = []string{p + ": the same lines in another order"}
+		}
+		if len(lines) > maxFileLines {
+			lines = append(lines[:maxFileLines], fmt.Sprintf("%s: ... and %d more changed lines", p, len(lines)-maxFileLines))
+		}
+		out = append(out, lines...)
+	}
+	return out
+}
+
+// onlyIn returns the lines of a that b does not hold (counting repeats), in a's order.
+func onlyIn(a, b []byte) []string {
+	count := map[string]int{}
+	for _, l := range strings.Split(string(b), "\n") {
+		count[l]++
+	}
+	var out []string
+	for _, l := range strings.Split(string(a), "\n") {
+		if count[l] > 0 {
+			count[l]--
+			continue
+		}
+		if strings.TrimSpace(l) != "" {
+			out = append(out, strings.TrimSpace(l))
+		}
+	}
+	return out
+}
