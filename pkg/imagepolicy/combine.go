@@ -26,7 +26,7 @@ type scopeUse struct {
 
 // combined is how the policies combine (docs/semantics.md §9.2), before the merge is consulted.
 type combined struct {
-	// cluster are the ClusterImagePolicy scope uses, by name then scope order (§9.9 D1).
+	// cluster are the ClusterImagePolicy scope uses, by name then scope order (docs/semantics.md §9.9 D1).
 	cluster []scopeUse
 	// namespaced are the surviving ImagePolicy scope uses, by namespace, name, then scope order.
 	namespaced []scopeUse
@@ -77,7 +77,7 @@ func combine(in *inputs.Inputs) (*combined, []inputs.Problem) {
 }
 
 // clusterCovering returns the first ClusterImagePolicy scope use that scope is nested in, which then wins
-// (§9.2); nil when there is none.
+// (docs/semantics.md §9.2); nil when there is none.
 func (c *combined) clusterCovering(scope string) *scopeUse {
 	for i := range c.cluster {
 		if Nested(scope, c.cluster[i].scope) {
@@ -112,7 +112,7 @@ func policyUses(ref inputs.ObjectRef, scopes []configv1.ImageScope, policy *conf
 }
 
 // checkScope accepts what containers/image accepts as a docker scope of policy.json and what the mirror
-// lookup of sigstore-registries.yaml can parse (§9.5): a host, repository or reference, or "*.domain".
+// lookup of sigstore-registries.yaml can parse (docs/semantics.md §9.5): a host, repository or reference, or "*.domain".
 func checkScope(s string, at inputs.FieldRef) *inputs.Problem {
 	fix := "write host[/namespace[/repository]][:tag|@digest] or *.domain, e.g. quay.io/team"
 	if err := docker.Transport.ValidatePolicyConfigurationScope(s); err != nil {
@@ -124,7 +124,7 @@ func checkScope(s string, at inputs.FieldRef) *inputs.Problem {
 	return nil
 }
 
-// lookupName returns the repository the mirror lookup of §9.5 asks about for scope s: a leading "*" becomes
+// lookupName returns the repository the mirror lookup of docs/semantics.md §9.5 asks about for scope s: a leading "*" becomes
 // "matched", "/a" is appended to a bare host (added says so), and any tag or digest is dropped.
 func lookupName(s string) (repo reference.Named, added bool, err error) {
 	name := s

@@ -38,7 +38,7 @@ func goldenName(p string) string {
 //
 //	input.yaml                 the cluster objects; its leading comment says where the expectation comes from
 //	                           (a vector of MCO's tests, the worked example of docs/semantics.md §9.8, or a
-//	                           defect of §9.9)
+//	                           defect of docs/semantics.md §9.9)
 //	policy.json                the expected /etc/containers/policy.json, absent when none must be written
 //	sigstore-registries.yaml   the expected /etc/containers/registries.d/sigstore-registries.yaml, likewise
 //	crio-policies/<ns>.json    the expected /etc/crio/policies/<ns>.json, one per namespace, likewise

@@ -21,7 +21,7 @@ const (
 )
 
 // clusterPolicy renders /etc/containers/policy.json (docs/semantics.md §3.2, §9.3): nil when the node keeps its
-// base file, the base file's bytes verbatim when only ImagePolicy scopes survive (§9.9 D6).
+// base file, the base file's bytes verbatim when only ImagePolicy scopes survive (docs/semantics.md §9.9 D6).
 func clusterPolicy(scopes registries.PolicyScopes, c *combined) ([]byte, error) {
 	if scopes.Empty() && len(c.cluster) == 0 {
 		if len(c.namespaced) > 0 {
@@ -43,7 +43,7 @@ func clusterPolicy(scopes registries.PolicyScopes, c *combined) ([]byte, error) 
 	if len(scopes.Allowed) > 0 {
 		policy.Default = reject
 		for _, a := range scopes.Allowed {
-			if !cipScope[string(a.Scope)] { // it gets only the requirements (§9.9 D6)
+			if !cipScope[string(a.Scope)] { // it gets only the requirements (docs/semantics.md §9.9 D6)
 				m[string(a.Scope)] = accept
 			}
 		}
@@ -77,7 +77,7 @@ func clusterPolicy(scopes registries.PolicyScopes, c *combined) ([]byte, error) 
 	return encode(policy)
 }
 
-// namespacePolicy renders /etc/crio/policies/<namespace>.json (§9.4): the final cluster policy with the
+// namespacePolicy renders /etc/crio/policies/<namespace>.json (docs/semantics.md §9.4): the final cluster policy with the
 // namespace's requirements appended under each of its scopes.
 func namespacePolicy(cluster []byte, uses []scopeUse) ([]byte, error) {
 	policy, err := signature.NewPolicyFromBytes(cluster)
@@ -94,7 +94,7 @@ func namespacePolicy(cluster []byte, uses []scopeUse) ([]byte, error) {
 	}
 	atomic := policy.Transports[transportAtomic]
 	if atomic == nil {
-		atomic = signature.PolicyTransportScopes{} // written even when empty, as the reference does (§9.9 D6)
+		atomic = signature.PolicyTransportScopes{} // written even when empty, as the reference does (docs/semantics.md §9.9 D6)
 		policy.Transports[transportAtomic] = atomic
 	}
 	for _, u := range uses {
@@ -115,8 +115,8 @@ func basePolicy() (*signature.Policy, error) {
 	return policy, nil
 }
 
-// encode writes a policy as the reference does (§9.3 step 5): encoding/json, indented by two spaces, HTML
-// escaping on, no trailing newline. The render's Checker loads every policy file back strictly (§9.7) with
+// encode writes a policy as the reference does (docs/semantics.md §9.3 step 5): encoding/json, indented by two spaces, HTML
+// escaping on, no trailing newline. The render's Checker loads every policy file back strictly (docs/semantics.md §9.7) with
 // signature.NewPolicyFromBytes, so that a node never gets a file it would refuse.
 func encode(policy *signature.Policy) ([]byte, error) {
 	data, err := json.MarshalIndent(policy, "", "  ")

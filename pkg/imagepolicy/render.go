@@ -97,9 +97,9 @@ func Problems(in *inputs.Inputs) []inputs.Problem {
 	return problems
 }
 
-// checkRegistrySources checks the scopes that take effect against the Image's registry sources (§9.2): with
+// checkRegistrySources checks the scopes that take effect against the Image's registry sources (docs/semantics.md §9.2): with
 // allowed registries, each must be nested in one of them; none may be nested in a blocked scope that applies.
-// The payload repository accepted by §4 is neither (§9.9 D4).
+// The payload repository accepted by docs/semantics.md §4 is neither (docs/semantics.md §9.9 D4).
 func checkRegistrySources(c *combined, scopes registries.PolicyScopes) []inputs.Problem {
 	var out []inputs.Problem
 	for _, u := range c.uses() {

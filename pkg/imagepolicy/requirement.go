@@ -12,7 +12,7 @@ import (
 // requirement builds the sigstoreSigned requirement of one policy (docs/semantics.md §9.3) with
 // containers/image's constructors. at names spec.policy of the object. Every field the policy type needs is
 // checked first, so that a policy written around the CRD's validation gives precise problems instead of a
-// panic (§9.9 D8); what the constructors still reject comes back as a problem carrying their message.
+// panic (docs/semantics.md §9.9 D8); what the constructors still reject comes back as a problem carrying their message.
 func requirement(p *configv1.ImageSigstoreVerificationPolicy, at inputs.FieldRef) (signature.PolicyRequirement, []inputs.Problem) {
 	b := &problems{}
 	identity := signedIdentity(p.SignedIdentity, at.Child(".signedIdentity"), b)

@@ -33,7 +33,7 @@ type registriesDNamespace struct {
 	UseSigstoreAttachments bool `json:"use-sigstore-attachments"`
 }
 
-// The lookup of §9.5 asks for the pull sources of a digest and of a tag reference under each scope.
+// The lookup of docs/semantics.md §9.5 asks for the pull sources of a digest and of a tag reference under each scope.
 const (
 	lookupDigest = digest.Digest("sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
 	lookupTag    = "aaa"
@@ -65,7 +65,7 @@ func sigstoreKeys(uses []scopeUse, conf *registriesconf.Config) (map[string][]or
 			continue
 		}
 		lookups := []string{u.scope}
-		for _, e := range entries { // the entries nested in the scope, by the rule of semantics §2
+		for _, e := range entries { // the entries nested in the scope, by the rule of docs/semantics.md §2
 			if e.Prefix != u.scope && registries.Scope(u.scope).Contains(registries.Scope(e.Prefix)) {
 				lookups = append(lookups, e.Prefix)
 			}
@@ -137,7 +137,7 @@ func encodeSigstore(keys map[string][]origin) ([]byte, error) {
 	return data, nil
 }
 
-// baseCollisions reports the keys that a base registries.d file of the node also defines (§9.9 D9):
+// baseCollisions reports the keys that a base registries.d file of the node also defines (docs/semantics.md §9.9 D9):
 // containers/image refuses a registries.d directory in which two files define the same docker key, which
 // would fail every pull on the node.
 func baseCollisions(keys map[string][]origin) []inputs.Problem {

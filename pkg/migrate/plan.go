@@ -2,7 +2,7 @@
 // proves over a whole set of inputs that the swap changes no node file.
 //
 // Each ICSP becomes an IDMS with the same entries, each with mirrorSourcePolicy AllowContactingSource (what an
-// ICSP entry means, semantics §1) and its mirrors without repeats (an IDMS's mirrors are a set). The IDMS takes
+// ICSP entry means, docs/semantics.md §1) and its mirrors without repeats (an IDMS's mirrors are a set). The IDMS takes
 // the ICSP's name, unless an IDMS of that name exists:
 //   - with the same entries: the ICSP was migrated before, and nothing is written for it;
 //   - annotated as migrated from this ICSP (MigratedFromAnnotation): an earlier migration, replaced;

@@ -27,7 +27,7 @@ type regEntry struct {
 }
 
 // registryBuilder holds the entries in output order, indexed by scope, so that every lookup of an
-// enclosing scope is one map access (semantics §7.7: the reference scans all entries for each).
+// enclosing scope is one map access (docs/semantics.md §7.7: the reference scans all entries for each).
 type registryBuilder struct {
 	list    []*regEntry
 	byScope map[Scope]*regEntry
@@ -89,7 +89,7 @@ func covered(s Scope, set *scopeSet) bool {
 	return false
 }
 
-// buildRegistries computes the [[registry]] entries (semantics §2, steps 3-7) in the reference's order:
+// buildRegistries computes the [[registry]] entries (docs/semantics.md §2, steps 3-7) in the reference's order:
 // digest sources, tag-only sources, then new blocked scopes and new insecure scopes in list order.
 // It returns the problems that make the input impossible to render faithfully.
 func buildRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) ([]sysregistriesv2.Registry, []InheritedReport, []inputs.Problem) {
@@ -144,7 +144,7 @@ func buildRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) ([
 	return out, inherited, problems
 }
 
-// nearestMirrored returns the nearest strictly enclosing mirrored source of s (semantics §7.2: the
+// nearestMirrored returns the nearest strictly enclosing mirrored source of s (docs/semantics.md §7.2: the
 // reference takes the farthest one), or nil.
 func (b *registryBuilder) nearestMirrored(s Scope) *regEntry {
 	for a := range s.ancestors {
@@ -156,8 +156,8 @@ func (b *registryBuilder) nearestMirrored(s Scope) *regEntry {
 }
 
 // inherit gives e the mirrors of the enclosing source from, rebased so that every reference under e is
-// rewritten as from would rewrite it (semantics §2.7). A source that must never be contacted stays
-// never contacted below it too (semantics §7.3: the reference lets nested entries fall back to it).
+// rewritten as from would rewrite it (docs/semantics.md §2.7). A source that must never be contacted stays
+// never contacted below it too (docs/semantics.md §7.3: the reference lets nested entries fall back to it).
 func (e *regEntry) inherit(from *regEntry) {
 	e.from = from
 	for _, m := range from.reg.Mirrors {
@@ -190,7 +190,7 @@ func (e *regEntry) checkInherited() []inputs.Problem {
 }
 
 // checkShadowed reports an exact host that containers/image would never use: a wildcard of the same
-// length ("*.b.com" and "a.b.com") wins the tie at pull time because "*" sorts first (semantics §7.6).
+// length ("*.b.com" and "a.b.com") wins the tie at pull time because "*" sorts first (docs/semantics.md §7.6).
 // It is a problem only when the two entries say different things.
 func (b *registryBuilder) checkShadowed(e *regEntry) []inputs.Problem {
 	s := string(e.scope)

@@ -31,7 +31,7 @@ import (
 // library MCO renders with) on random inputs. Both files are loaded with containers/image, and for a
 // corpus of image references derived from each input the pulls are compared attempt by attempt:
 // rewritten reference, pull-from-mirror, insecure, blocked. Every difference must be explained by one of
-// the reference defects this project fixes on purpose (semantics §7), checked by testing the condition
+// the reference defects this project fixes on purpose (docs/semantics.md §7), checked by testing the condition
 // that triggers the defect for the references involved; an unexplained difference fails the test. Inputs
 // that trigger no defect at all must render byte-identical files (drop-in compatibility).
 //
@@ -51,13 +51,13 @@ func envInt(name string, def int) int {
 // diffReleaseImage is on a host the generator never uses, so the release payload rule never applies.
 const diffReleaseImage = "payload.invalid/ocp/release@sha256:2222222222222222222222222222222222222222222222222222222222222222"
 
-// Defect classes (semantics §7) a difference can be explained by.
+// Defect classes (docs/semantics.md §7) a difference can be explained by.
 const (
-	defectSourceFirst     = "§7.1 source ahead of mirrors / repeated mirror"
-	defectFarthest        = "§7.2 farthest instead of nearest ancestor"
-	defectNeverNotNested  = "§7.3 NeverContactSource not reaching inheriting entries"
-	defectInheritInsecure = "§7.4 inherited mirrors keep their old insecure flag"
-	defectWildcardNested  = "§7.5 wildcard source with nested entries (reference fails)"
+	defectSourceFirst     = "docs/semantics.md §7.1 source ahead of mirrors / repeated mirror"
+	defectFarthest        = "docs/semantics.md §7.2 farthest instead of nearest ancestor"
+	defectNeverNotNested  = "docs/semantics.md §7.3 NeverContactSource not reaching inheriting entries"
+	defectInheritInsecure = "docs/semantics.md §7.4 inherited mirrors keep their old insecure flag"
+	defectWildcardNested  = "docs/semantics.md §7.5 wildcard source with nested entries (reference fails)"
 )
 
 func TestDifferential(t *testing.T) {
@@ -120,7 +120,7 @@ func sortedKeys[V any](m map[string]V) []string {
 func problemClass(p inputs.Problem) string {
 	switch m := p.Message; {
 	case strings.Contains(m, "wins the tie"):
-		return "§7.6 exact host shadowed by a wildcard of the same length"
+		return "docs/semantics.md §7.6 exact host shadowed by a wildcard of the same length"
 	case strings.Contains(m, "mirrorSourcePolicy") && strings.Contains(m, " here but "):
 		return "conflicting mirrorSourcePolicy for one source"
 	default:
@@ -520,7 +520,7 @@ func involvedScopes(c *registriesconf.Config, ref reference.Named, p []attempt) 
 	return out
 }
 
-// defectModel holds what the input says, computed here from the spec (semantics §2) and independently of
+// defectModel holds what the input says, computed here from the spec (docs/semantics.md §2) and independently of
 // the code under test, to tell which defect conditions hold for which entries.
 type defectModel struct {
 	digest, tag    []string                   // mirrored sources of each group, sorted (the reference's order)
@@ -648,7 +648,7 @@ func (m *defectModel) classifyNonOwn(e string) {
 	}
 }
 
-// nearestMirrored is the mirrored source e inherits from (semantics §7.2 fixed): the longest enclosing
+// nearestMirrored is the mirrored source e inherits from (docs/semantics.md §7.2 fixed): the longest enclosing
 // namespace, else the longest enclosing wildcard.
 func (m *defectModel) nearestMirrored(e string) string {
 	best := ""
@@ -679,7 +679,7 @@ func (m *defectModel) referenceMirrored(e string) string {
 }
 
 // cyclic reports whether the reference's ordering constraints for source, in either group, contain a
-// cycle, a repeated mirror included: only then can its cycle breaking put the source first (§7.1).
+// cycle, a repeated mirror included: only then can its cycle breaking put the source first (docs/semantics.md §7.1).
 func (m *defectModel) cyclic(source string) bool {
 	for _, group := range []string{"digest", "tag"} {
 		succ := map[string][]string{}
@@ -781,7 +781,7 @@ func (m *defectModel) corpus() []string {
 	return out
 }
 
-// nested reports whether sub is nested in sup (semantics §2): equal; or sup followed by "/"; or sup is
+// nested reports whether sub is nested in sup (docs/semantics.md §2): equal; or sup followed by "/"; or sup is
 // "*.d" and the host of sub ends with ".d".
 func nested(sub, sup string) bool {
 	if sub == sup {

@@ -188,7 +188,7 @@ var fuzzSeeds = []string{
 	"idms a quay.io/ns mirror.local/ns m2.local/ns\nitms b quay.io/ns mirror.local/ns",
 	// NeverContactSource with an inheriting blocked and insecure namespace.
 	"idms a quay.io policy=NeverContactSource mirror.local\nblocked quay.io/team\ninsecure quay.io/other",
-	// Conflicting orders and a repeated mirror (semantics §7.1).
+	// Conflicting orders and a repeated mirror (docs/semantics.md §7.1).
 	"idms a reg.io/ns z.local y.local\nidms b reg.io/ns y.local z.local",
 	"icsp a reg.io/ns m.local m2.local m.local",
 	// A cycle that releases the source together with a mirror both lists put before it.
@@ -197,10 +197,10 @@ var fuzzSeeds = []string{
 	// The source listed explicitly, ahead of and behind mirrors.
 	"idms a reg.io/ns reg.io/ns m.local\nidms b reg.io/ns m.local reg.io/ns m2.local",
 	"itms a reg.io/ns m.local reg.io/ns",
-	// Nearest vs farthest ancestor (§7.2), never reaching nested entries (§7.3), insecure inherited mirrors (§7.4).
+	// Nearest vs farthest ancestor (docs/semantics.md §7.2), never reaching nested entries (docs/semantics.md §7.3), insecure inherited mirrors (docs/semantics.md §7.4).
 	"idms a quay.io m.local\nidms a quay.io/ns m2.local policy=NeverContactSource\nblocked quay.io/ns/app\ninsecure m2.local/ns/app",
 	"itms a quay.io m.local\nidms b quay.io/ns m2.local\ninsecure quay.io/ns/app/x m.local/ns",
-	// Wildcard sources with nested entries (§7.5), ports on both sides, and wildcard ties (§7.6).
+	// Wildcard sources with nested entries (docs/semantics.md §7.5), ports on both sides, and wildcard ties (docs/semantics.md §7.6).
 	"idms a *.example.com m.local\nblocked a.example.com/team x.y.example.com:5000/ns",
 	"idms a *.example.com m.local:5000\ninsecure x.example.com:443",
 	"idms a *.b.com m.local\nblocked a.b.com",
@@ -327,7 +327,7 @@ func checkSameLookups(mem, loaded *registriesconf.Config) error {
 	return nil
 }
 
-// checkNotShadowed checks semantics §7.6 as containers/image reads the file: a digest pull of a
+// checkNotShadowed checks docs/semantics.md §7.6 as containers/image reads the file: a digest pull of a
 // repository directly below an entry's location goes where that entry says, even when a wildcard entry of
 // the same length wins the match.
 func checkNotShadowed(c *registriesconf.Config) error {

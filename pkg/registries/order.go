@@ -12,7 +12,7 @@ import "sort"
 //     order (a FIFO, not a priority queue: [a,b,c] + [a,z] gives a,b,z,c);
 //   - the source, when it comes out last, is dropped (containers/image always tries it last anyway).
 //
-// Two defects of the reference are fixed (semantics §7.1): a list that repeats a mirror is read with the
+// Two defects of the reference are fixed (docs/semantics.md §7.1): a list that repeats a mirror is read with the
 // repeat removed, and when conflicting lists form a cycle, the cycle is broken with the byte-smallest
 // remaining mirror, never with the source while a mirror remains; and the source is then moved behind
 // every mirror that no list orders after it (sourceBehindUnordered), so the source never ends up ahead

@@ -11,7 +11,7 @@ import (
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 )
 
-// blockingPlan is the outcome of the release payload rule (semantics §4): which blocked scopes apply,
+// blockingPlan is the outcome of the release payload rule (docs/semantics.md §4): which blocked scopes apply,
 // and whether policy.json must accept the payload repository.
 type blockingPlan struct {
 	blocked []scopeItem

@@ -12,11 +12,11 @@ import (
 // renders policy.json from it, together with the signature policies.
 //
 // PayloadRepository is deliberately not one of Allowed: it only accepts the payload's own repository and
-// never turns the default to reject or constrains the scopes of signature policies (§9.9 D4).
+// never turns the default to reject or constrains the scopes of signature policies (docs/semantics.md §9.9 D4).
 type PolicyScopes struct {
 	// Allowed are spec.registrySources.allowedRegistries, in list order, e.g. "quay.io", "*.trusted.io".
 	Allowed []ScopeOrigin
-	// Blocked are the blocked scopes that apply (semantics §4), in list order.
+	// Blocked are the blocked scopes that apply (docs/semantics.md §4), in list order.
 	Blocked []ScopeOrigin
 	// PayloadRepository is the release payload's repository, e.g. "quay.io/openshift-release-dev/ocp-release",
 	// when a blocked scope covers it and a mirror keeps it pullable; "" otherwise.

@@ -42,7 +42,7 @@ func TestCheckerLoadsWhatANodeLoads(t *testing.T) {
 		{"the node's base policy.json", nodefiles.Files{{Path: nodefiles.PolicyJSON, Data: nodefiles.Base(nodefiles.PolicyJSON)}}, 0, ""},
 		{"a registries.d file beside the node's base ones", nodefiles.Files{{Path: nodefiles.SigstoreRegistries,
 			Data: []byte("docker:\n  quay.io/team:\n    use-sigstore-attachments: true\n")}}, 0, ""},
-		// semantics §9.9 D9: RHEL's containers-common ships registry.redhat.io.yaml; containers/image refuses the
+		// docs/semantics.md §9.9 D9: RHEL's containers-common ships registry.redhat.io.yaml; containers/image refuses the
 		// whole directory when another file configures the same key, and every pull on the node would fail.
 		{"a registries.d key that a base file of the node also configures", nodefiles.Files{{Path: nodefiles.SigstoreRegistries,
 			Data: []byte("docker:\n  registry.redhat.io:\n    use-sigstore-attachments: true\n")}}, 0,

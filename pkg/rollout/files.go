@@ -15,7 +15,7 @@ import (
 )
 
 // Managed reports whether the render may write a file at node path p: registries.conf, policy.json, the search
-// drop-in, sigstore-registries.yaml and the namespace policies (semantics §3.2, §9.6). Only these paths of a
+// drop-in, sigstore-registries.yaml and the namespace policies (docs/semantics.md §3.2, §9.6). Only these paths of a
 // rendered config are compared with a render.
 func Managed(p string) bool {
 	switch p {
