@@ -17,20 +17,20 @@ import (
 	"github.com/openshift/registries-controller/pkg/render"
 )
 
-// Operation is a kind of MachineConfig write.
-type Operation string
+// operation is a kind of MachineConfig write.
+type operation string
 
 const (
-	OpCreate Operation = "create"
-	OpUpdate Operation = "update"
-	OpDelete Operation = "delete"
+	opCreate operation = "create"
+	opUpdate operation = "update"
+	opDelete operation = "delete"
 )
 
 // write records one MachineConfig write and why it was needed.
 type write struct {
 	pool   string
 	name   string
-	op     Operation
+	op     operation
 	reason string
 	// object is the MachineConfig as the API server returned it (nil after a delete).
 	object *mcfgv1.MachineConfig
@@ -64,7 +64,7 @@ func (c *Controller) apply(ctx context.Context, desired []*mcfgv1.MachineConfig,
 				return writes, err
 			}
 			if created != nil {
-				writes = append(writes, write{pool: pool, name: want.Name, op: OpCreate, reason: "missing", object: created})
+				writes = append(writes, write{pool: pool, name: want.Name, op: opCreate, reason: "missing", object: created})
 				continue
 			}
 		}
@@ -74,7 +74,7 @@ func (c *Controller) apply(ctx context.Context, desired []*mcfgv1.MachineConfig,
 		}
 		if updated != nil {
 			logger.V(2).Info("Updated MachineConfig", "machineConfig", want.Name, "differences", diffs)
-			writes = append(writes, write{pool: pool, name: want.Name, op: OpUpdate, reason: strings.Join(diffs, "; "), object: updated})
+			writes = append(writes, write{pool: pool, name: want.Name, op: opUpdate, reason: strings.Join(diffs, "; "), object: updated})
 		}
 	}
 	for name, mc := range existing {
@@ -85,7 +85,7 @@ func (c *Controller) apply(ctx context.Context, desired []*mcfgv1.MachineConfig,
 		if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
 			return writes, fmt.Errorf("deleting MachineConfig %s of a pool that no longer exists: %w", name, err)
 		}
-		writes = append(writes, write{pool: mc.Labels[mcfgv1.MachineConfigRoleLabelKey], name: name, op: OpDelete, reason: "pool is gone"})
+		writes = append(writes, write{pool: mc.Labels[mcfgv1.MachineConfigRoleLabelKey], name: name, op: opDelete, reason: "pool is gone"})
 	}
 	return writes, nil
 }
@@ -119,7 +119,7 @@ func (e *TooLargeError) Error() string {
 func (e *TooLargeError) Unwrap() error { return e.Err }
 
 // writeError classifies a failed write, so that a too large MachineConfig is reported as such.
-func writeError(op Operation, mc *mcfgv1.MachineConfig, err error) error {
+func writeError(op operation, mc *mcfgv1.MachineConfig, err error) error {
 	if tooLarge(err) {
 		return &TooLargeError{Name: mc.Name, Bytes: len(mc.Spec.Config.Raw), Err: err}
 	}
@@ -153,7 +153,7 @@ func (c *Controller) create(ctx context.Context, want *mcfgv1.MachineConfig) (*m
 	case apierrors.IsAlreadyExists(err):
 		return nil, nil
 	default:
-		return nil, writeError(OpCreate, want, err)
+		return nil, writeError(opCreate, want, err)
 	}
 }
 
@@ -181,7 +181,7 @@ func (c *Controller) update(ctx context.Context, have, want *mcfgv1.MachineConfi
 		return err
 	})
 	if err != nil {
-		return nil, nil, writeError(OpUpdate, want, err)
+		return nil, nil, writeError(opUpdate, want, err)
 	}
 	return updated, diffs, nil
 }

@@ -42,8 +42,13 @@ func IsNamespacePolicy(p string) (namespace string, ok bool) {
 	return strings.TrimSuffix(path.Base(p), ".json"), true
 }
 
-// baseRegistriesConf is the node's /etc/containers/registries.conf when no MachineConfig replaces it.
-var baseRegistriesConf = []byte("unqualified-search-registries = ['registry.access.redhat.com', 'docker.io']\n")
+// BaseSearchRegistries is the search list of the node's base registries.conf, which a rendered registries.conf
+// starts from and keeps.
+var BaseSearchRegistries = []string{"registry.access.redhat.com", "docker.io"}
+
+// baseRegistriesConf is the node's /etc/containers/registries.conf when no MachineConfig replaces it:
+// "unqualified-search-registries = ['registry.access.redhat.com', 'docker.io']".
+var baseRegistriesConf = []byte("unqualified-search-registries = ['" + strings.Join(BaseSearchRegistries, "', '") + "']\n")
 
 // basePolicyJSON is the node's /etc/containers/policy.json when no MachineConfig replaces it: the template every
 // pool's base MachineConfig writes (4-space indent, no trailing newline). The render decodes it and starts from it.

@@ -49,3 +49,10 @@ func TestFilesGetContentAndUnder(t *testing.T) {
 		t.Error("policy.json is not a namespace policy")
 	}
 }
+
+func TestTheBaseRegistriesConfIsTheNodesFile(t *testing.T) {
+	want := "unqualified-search-registries = ['registry.access.redhat.com', 'docker.io']\n"
+	if got := string(nodefiles.Base(nodefiles.RegistriesConf)); got != want {
+		t.Errorf("base registries.conf %q, want %q", got, want)
+	}
+}

@@ -1,7 +1,10 @@
 package registries
 
 import (
+	"slices"
+
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/nodefiles"
 
 	"fmt"
 
@@ -9,10 +12,6 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 )
-
-// BaseSearchRegistries is the search list of the node's base registries.conf, which the rendered file
-// starts from and replaces.
-var BaseSearchRegistries = []string{"registry.access.redhat.com", "docker.io"}
 
 // Result is the merged mirror configuration: the files a node needs, and a report of how they came about.
 // A nil file means the node keeps its base file (or has none).
@@ -126,7 +125,7 @@ func renderRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) (
 		return nil, &inputs.InvalidError{Problems: problems}
 	}
 	conf := &sysregistriesv2.V2RegistriesConf{
-		UnqualifiedSearchRegistries: append([]string(nil), BaseSearchRegistries...),
+		UnqualifiedSearchRegistries: slices.Clone(nodefiles.BaseSearchRegistries),
 	}
 	if len(regs) > 0 {
 		conf.Registries = regs

@@ -220,15 +220,12 @@ func (c *Config) PullSources(ref reference.Named) (*Pull, error) {
 	return out, nil
 }
 
-// ErrNoReference is returned when a reference cannot be parsed.
-var ErrNoReference = errors.New("not an image reference")
-
 // ParseReference parses an image reference the way CRI-O does before consulting registries.conf:
 // short names are not resolved here, so the reference must name its registry.
 func ParseReference(s string) (reference.Named, error) {
 	ref, err := reference.ParseNormalizedNamed(s)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %q: %v", ErrNoReference, s, err)
+		return nil, fmt.Errorf("not an image reference: %q: %v", s, err)
 	}
 	return ref, nil
 }

@@ -47,13 +47,13 @@ func machineConfig(pool string, raw []byte, image *configv1.Image, version strin
 	if image != nil && image.UID != "" {
 		// An Image read from a file at install time has no UID yet, and an owner reference needs one:
 		// the controller adds the reference once the cluster exists (a metadata-only update).
-		mc.OwnerReferences = []metav1.OwnerReference{ImageOwnerReference(image)}
+		mc.OwnerReferences = []metav1.OwnerReference{imageOwnerReference(image)}
 	}
 	return mc
 }
 
-// ImageOwnerReference points at the Image "cluster", so that the generated MachineConfigs go away with it.
-func ImageOwnerReference(image *configv1.Image) metav1.OwnerReference {
+// imageOwnerReference points at the Image "cluster", so that the generated MachineConfigs go away with it.
+func imageOwnerReference(image *configv1.Image) metav1.OwnerReference {
 	return metav1.OwnerReference{
 		APIVersion: configv1.GroupVersion.String(),
 		Kind:       "Image",
