@@ -56,6 +56,7 @@ function fmtdur(ns) {
 	c = ++cnt[k]; vns[k, c] = ns; vb[k, c] = bytes; va[k, c] = allocs
 	if (!(bench in seenb)) { seenb[bench] = 1; benches[++nb] = bench }
 	if (!((bench, size) in seens)) { seens[bench, size] = 1; sizes[bench, ++ns_[bench]] = size + 0 }
+	if (impl != "ours" && impl != "reference" && !((bench, impl) in seenx)) { seenx[bench, impl] = 1; extras[bench, ++nx[bench]] = impl }
 }
 END {
 	worst = 0
@@ -83,6 +84,22 @@ END {
 			}
 			printf "| %d | %s | %d | %.1f MB | %s | %s | %s | %s | %s |\n", n, fmtdur(t), median(va, ko, cnt[ko]), median(vb, ko, cnt[ko]) / 1e6, ref, ratio, speedup, fmtdur(t / n), growth
 			prev = n; prevt = t
+		}
+		# Other implementations of the same benchmark (e.g. ours-unchanged), beside the reference.
+		for (x = 1; x <= nx[bench]; x++) {
+			impl = extras[bench, x]
+			printf "\n%s, impl=%s\n", bench, impl
+			printf "| sources | %s | allocs | memory | reference | %s/reference | reference/%s |\n", impl, impl, impl
+			printf "|--:|--:|--:|--:|--:|--:|--:|\n"
+			for (s = 1; s <= ns_[bench]; s++) {
+				n = sizes[bench, s]
+				kx = bench SUBSEP n SUBSEP impl; kr = bench SUBSEP n SUBSEP "reference"
+				if (!(kx in cnt)) continue
+				t = median(vns, kx, cnt[kx])
+				ref = "skipped"; ratio = "-"; speedup = "-"
+				if (kr in cnt) { r = median(vns, kr, cnt[kr]); ref = fmtdur(r); ratio = sprintf("%.3f", t / r); speedup = sprintf("%.1fx", r / t) }
+				printf "| %d | %s | %d | %.1f MB | %s | %s | %s |\n", n, fmtdur(t), median(va, kx, cnt[kx]), median(vb, kx, cnt[kx]) / 1e6, ref, ratio, speedup
+			}
 		}
 	}
 	if (worst > 0) {
