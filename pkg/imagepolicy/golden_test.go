@@ -3,18 +3,16 @@ package imagepolicy_test
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/openshift/registries-controller/pkg/inputfiles"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
+	"github.com/openshift/registries-controller/test/golden"
 )
 
 // goldenNames maps the node paths of the rendered files to the names of the expected files in a case.
@@ -50,36 +48,33 @@ func goldenName(p string) string {
 // The expected files are written by hand from docs/semantics.md §9 and MCO's test vectors, never produced
 // by this code; there is deliberately no -update flag.
 func TestGolden(t *testing.T) {
-	dirs, err := filepath.Glob("testdata/golden/*")
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no golden cases found: %v", err)
-	}
+	dirs := golden.Cases(t, "testdata/golden")
 	checker := registriesconf.NewChecker()
 	t.Cleanup(checker.Close)
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			in := readInput(t, dir)
+			in := golden.Input(t, dir)
 			out, err := render.Render(in, render.Options{Version: "golden", Checker: checker})
-			if want, ok := readOptional(t, dir, "problems.txt"); ok {
+			if want, ok := golden.Optional(t, dir, "problems.txt"); ok {
 				var invalid *inputs.InvalidError
 				if !errors.As(err, &invalid) {
 					t.Fatalf("want an invalid-input error, got %v", err)
 				}
-				compareText(t, "problems", want, invalid.Error()+"\n")
+				golden.CompareText(t, "problems", want, invalid.Error()+"\n")
 				return
 			}
 			if err != nil {
 				t.Fatalf("Render: %v", err)
 			}
 			compareFiles(t, dir, out.Files)
-			want, _ := readOptional(t, dir, "status.txt")
-			compareText(t, "status", want, statusText(out))
-			want, _ = readOptional(t, dir, "warnings.txt")
+			want, _ := golden.Optional(t, dir, "status.txt")
+			golden.CompareText(t, "status", want, statusText(out))
+			want, _ = golden.Optional(t, dir, "warnings.txt")
 			var got strings.Builder
 			for _, w := range out.Report.Warnings {
 				got.WriteString(w.String() + "\n")
 			}
-			compareText(t, "warnings", want, got.String())
+			golden.CompareText(t, "warnings", want, got.String())
 		})
 	}
 }
@@ -90,18 +85,18 @@ func compareFiles(t *testing.T, dir string, files nodefiles.Files) {
 	t.Helper()
 	for _, f := range files {
 		name := goldenName(f.Path)
-		want, ok := readOptional(t, dir, name)
+		want, ok := golden.Optional(t, dir, name)
 		switch {
 		case !ok && (f.Path == nodefiles.RegistriesConf || f.Path == nodefiles.SearchRegistries):
 		case !ok:
 			t.Errorf("%s: want no file, got:\n%s", f.Path, f.Data)
 		default:
-			compareText(t, name, want, string(f.Data))
+			golden.CompareText(t, name, want, string(f.Data))
 		}
 	}
 	expected, _ := filepath.Glob(filepath.Join(dir, "crio-policies", "*.json"))
 	for _, name := range []string{"policy.json", "sigstore-registries.yaml", "registries.conf", "search.conf"} {
-		if _, ok := readOptional(t, dir, name); ok {
+		if _, ok := golden.Optional(t, dir, name); ok {
 			expected = append(expected, name)
 		}
 	}
@@ -121,36 +116,4 @@ func statusText(out *render.Output) string {
 		}
 	}
 	return b.String()
-}
-
-func readInput(t *testing.T, dir string) *inputs.Inputs {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "input.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	objs, err := inputfiles.Decode("input.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &objs.Inputs
-}
-
-func readOptional(t *testing.T, dir, name string) (string, bool) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, path.Clean(name)))
-	if errors.Is(err, os.ErrNotExist) {
-		return "", false
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data), true
-}
-
-func compareText(t *testing.T, what, want, got string) {
-	t.Helper()
-	if want != got {
-		t.Errorf("%s differ\n--- want\n%s\n--- got\n%s", what, want, got)
-	}
 }

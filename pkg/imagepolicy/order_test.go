@@ -8,6 +8,7 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
+	"github.com/openshift/registries-controller/test/golden"
 )
 
 // TestTheOrderOfPolicyObjectsDoesNotMatter renders every golden input with its policy objects reversed: the
@@ -17,7 +18,7 @@ func TestTheOrderOfPolicyObjectsDoesNotMatter(t *testing.T) {
 	checker := registriesconf.NewChecker()
 	t.Cleanup(checker.Close)
 	for _, dir := range dirs {
-		in := readInput(t, dir)
+		in := golden.Input(t, dir)
 		first, err := render.Render(in, render.Options{Checker: checker})
 		if err != nil {
 			continue // the invalid cases
