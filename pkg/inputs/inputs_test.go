@@ -149,3 +149,20 @@ func TestObjectRefsFromTheCommandLineNameTheKindAsInYAMLAndANamespaceWhenNamespa
 		}
 	}
 }
+
+func TestACloneChangesWithoutChangingTheOriginal(t *testing.T) {
+	idms := inputs.KindNamed(inputs.KindImageDigestMirrorSet)
+	list := make([]*configv1.ImageDigestMirrorSet, 1, 4) // room to append in place
+	list[0] = fixtures.IDMS("a")
+	in := &inputs.Inputs{ImageDigestMirrorSets: list, Image: fixtures.Image()}
+	first, second := in.Clone(), in.Clone()
+	first.Add(idms, fixtures.IDMS("b"))
+	second.Add(idms, fixtures.IDMS("c"))
+	first.Remove(inputs.KindNamed(inputs.KindImage), "", "cluster")
+	if in.Summary() != "1 Image, 1 ImageDigestMirrorSet" || first.Summary() != "2 ImageDigestMirrorSet" || second.Summary() != "1 Image, 2 ImageDigestMirrorSet" {
+		t.Errorf("original %s, first %s, second %s", in.Summary(), first.Summary(), second.Summary())
+	}
+	if first.Get(inputs.ObjectRef{Kind: idms.Name, Name: "b"}) == nil || second.Get(inputs.ObjectRef{Kind: idms.Name, Name: "c"}) == nil {
+		t.Errorf("one clone's Add overwrote the other's")
+	}
+}
