@@ -137,6 +137,17 @@ func (r *Reader) Rendered(name string) (nodefiles.Files, error) {
 	return rollout.ManagedFiles(mc)
 }
 
+// Generated returns the generated MachineConfig whose files pool's nodes get (rollout.GeneratedFor: a built-in
+// pool's own, the worker one for a custom pool), or an error for which apierrors.IsNotFound is true when the
+// controller has not written it.
+func (r *Reader) Generated(pool *mcfgv1.MachineConfigPool) (*mcfgv1.MachineConfig, error) {
+	configs, err := r.lister.List(labels.Everything())
+	if err != nil {
+		return nil, fmt.Errorf("listing MachineConfigs: %w", err)
+	}
+	return r.lister.Get(rollout.GeneratedFor(pool, configs))
+}
+
 // Expect returns what pool's rendered config must hold for files, a render's node files, to be live there
 // (rollout.Expect), with the MachineConfigs the cluster holds now: Want.Files are the files its nodes will run
 // at the managed paths once files roll out, e.g. to compare with Running.
