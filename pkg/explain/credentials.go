@@ -37,7 +37,7 @@ func (c *Credentials) entry() string {
 // for the pull: config.GetCredentialsForRef of the attempt's reference, with the auth file and the credential
 // helpers of cfg's registries.conf. Blocked attempts are never contacted and get none. A mirror without
 // credentials where the source has some gets a warning (e.Warnings): if the mirror requires authentication,
-// every pull from it fails with 401 Unauthorized.
+// every pull from it fails with 401 Unauthorized, which containers/image reports as "authentication required".
 //
 // Credentials a pod's own pull secret brings are not considered: the kubelet passes those with the pull.
 func ExplainCredentials(e *Explanation, cfg *registriesconf.Config, authFile string) error {
@@ -133,7 +133,7 @@ func missingMirrorCredentials(e *Explanation) []string {
 		}
 		host := reference.Domain(mustParse(a.Reference))
 		out = append(out, fmt.Sprintf("the auth file has credentials for the source (%s) but none for mirror %q: if the mirror "+
-			"requires authentication, pulls from it fail with 401 Unauthorized (the usual failure after an ImageDigestMirrorSet or "+
+			"requires authentication, pulls from it fail with 401 Unauthorized (\"authentication required\"; the usual failure after an ImageDigestMirrorSet or "+
 			"ImageTagMirrorSet is applied); add an entry for %q, or a repository under it, to the cluster's global pull secret "+
 			"(secret pull-secret in namespace openshift-config)", source.Credentials.entry(), a.Location, host))
 	}
