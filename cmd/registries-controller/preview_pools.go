@@ -98,7 +98,7 @@ func (p *poolPrinter) rollout(pool preview.Pool) error {
 	if err != nil {
 		return fmt.Errorf("comparing %s with the new files: %w", running, err)
 	}
-	fmt.Fprintf(p.w, "note: a rollout is in progress (%s): nodes not yet updated run %s, which differs from %s (%s)\n",
+	fmt.Fprintf(p.w, "note: a rollout is in progress: %s; nodes not yet updated run %s, which differs from %s (%s)\n",
 		st.Message, running, pool.MachineConfig, d)
 	if len(res.Changed) == 0 {
 		fmt.Fprintf(p.w, "  nodes still on %s already have the new files\n", running)

@@ -448,7 +448,7 @@ func TestPreviewFollowsTheClustersNodeDisruptionPolicyTopologyAndRollout(t *test
 		defer kubectl(t, "delete", "imagedigestmirrorset", "preview-a")
 		waitForEntry(t, "quay.io/preview-a", "the mirror set written", func(e *sysregistriesv2.Registry) bool { return e != nil })
 		_, out := action("--delete", "ImageTagMirrorSet/preview-tools")
-		note := regexp.MustCompile(`(?m)^note: a rollout is in progress \(.*\): nodes not yet updated run (rendered-worker-[0-9a-f]{32}), which differs from ` +
+		note := regexp.MustCompile(`(?m)^note: a rollout is in progress: .*; nodes not yet updated run (rendered-worker-[0-9a-f]{32}), which differs from ` +
 			`99-worker-generated-registries \(/etc/containers/registries.conf differs\)\n  nodes still on rendered-worker-[0-9a-f]{32} would go straight to the new files: drain-and-reload-crio `)
 		m := note.FindStringSubmatch(section(out, "worker"))
 		if m == nil || m[1] != statusConfig(t, "worker") {
