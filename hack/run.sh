@@ -40,12 +40,14 @@ The controller runs below, against the local control plane. In another terminal:
 
   export KUBECONFIG=$KUBECONFIG
   alias kubectl=$KUBECTL
+  $bin preview -f my-imagedigestmirrorset.yaml   # before applying: what changes on each pool's nodes, and the action (read-only)
   kubectl apply -f my-imagedigestmirrorset.yaml        # more mirror objects
   $bin wait                 # blocks until every node runs them (simulated MCO: 3 machines per pool, 2s each)
   kubectl describe imagedigestmirrorset release-mirror # RolledOut once live; problems show up as events here
   kubectl get machineconfigs                           # 99-master/99-worker-generated-registries, rendered-*
   hack/show-file.sh worker /etc/containers/registries.conf   # the file a worker node gets
   $bin explain quay.io/openshift-release-dev/ocp-release@sha256:<digest> --manifests examples
+  $bin explain --kubeconfig \$KUBECONFIG registry.example.com/tools/kubectl:v1   # against the files the workers run now
   $bin migrate-icsp --kubeconfig $KUBECONFIG -o /tmp/idms   # ImageContentSourcePolicy -> ImageDigestMirrorSet, proven neutral
 
 Metrics: http://127.0.0.1:8080/metrics   Ctrl-C stops the controller and the control plane.

@@ -22,12 +22,16 @@ type explainOptions struct {
 	manifests    string
 	releaseImage string
 	namespace    string
+	kubeconfig   string
+	pool         string
+	authFile     string
 }
 
 func newExplainCommand() *cobra.Command {
 	o := &explainOptions{}
 	cmd := &cobra.Command{
-		Use:   "explain IMAGE-REF (--config FILE [--drop-ins DIR] | --manifests DIR [--release-image REF] [--namespace NS])",
+		Use: "explain IMAGE-REF (--config FILE [--drop-ins DIR] | --manifests DIR [--release-image REF] | --kubeconfig FILE [--pool worker])" +
+			" [--namespace NS] [--authfile FILE]",
 		Short: "Show where a node pulls an image from: the matching entry, the ordered attempts, whether the source is contacted",
 		Long: `explain answers, with containers/image's own matching and pull-source logic (what CRI-O runs), how a
 pull of IMAGE-REF proceeds: which [[registry]] entry matches, the places the pull tries in order (each
@@ -36,16 +40,33 @@ and whether the source itself is ever contacted.
 
 With --config, it reads a registries.conf (and the *.conf drop-ins in --drop-ins). With --manifests, it
 renders the objects in the directory as 'render' does, takes the worker pool's files, and also names the
-object and field behind each mirror and each blocked or insecure setting. When signature policies
-(ClusterImagePolicy, ImagePolicy) are rendered, or with --namespace, it also says which signature
-requirement applies (the cluster's policy.json, or /etc/crio/policies/NS.json for the pods of namespace NS
-when it has one) and, for each place the pull tries, whether signatures are read from sigstore attachments.
+object and field behind each mirror and each blocked or insecure setting. With --kubeconfig, it reads the
+files the nodes of --pool (default worker) run now: the rendered config the pool's status names (get,
+list and watch only). It names the objects behind each mirror when those files are what the cluster's
+objects render, and when a newer configuration is still rolling out to the pool, it says so and how the
+answer changes once it is live.
+
+When signature policies (ClusterImagePolicy, ImagePolicy) are rendered, or with --namespace, it also says
+which signature requirement applies (the cluster's policy.json, or /etc/crio/policies/NS.json for the pods
+of namespace NS when it has one) and, for each place the pull tries, whether signatures are read from
+sigstore attachments.
+
+With --authfile (the node's global pull secret, e.g. a copy of /var/lib/kubelet/config.json, which CRI-O
+reads as its global_auth_file), it says for each place the pull tries whether the file holds credentials
+for it, with containers/image's own lookup, and warns about a mirror without credentials where the source
+has some: if the mirror requires authentication, pulls from it fail with 401 Unauthorized.
 
 A reference without tag is pulled as :latest; a short name (no registry) is refused, since CRI-O tries
-each search registry in turn. Errors (unreadable or unparsable file, malformed reference) are one line,
-exit status 2.`,
+each search registry in turn. Errors (unreadable or unparsable file, malformed reference, no such pool)
+are one line, exit status 2.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("pool") && o.kubeconfig == "" {
+				return errors.New("--pool needs --kubeconfig")
+			}
+			if o.kubeconfig != "" {
+				return o.runLive(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0])
+			}
 			return o.run(cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0])
 		},
 	}
@@ -53,11 +74,16 @@ exit status 2.`,
 	cmd.Flags().StringVar(&o.dropIns, "drop-ins", "", "directory of registries.conf drop-ins (*.conf), with --config")
 	cmd.Flags().StringVar(&o.manifests, "manifests", "", "directory of input manifests to render")
 	cmd.Flags().StringVar(&o.releaseImage, "release-image", "", "release payload reference, with --manifests; overrides the ClusterVersion")
-	cmd.Flags().StringVar(&o.namespace, "namespace", "", "with --manifests: explain the signature policy for the pods of this namespace")
-	cmd.MarkFlagsMutuallyExclusive("config", "manifests")
-	cmd.MarkFlagsOneRequired("config", "manifests")
+	cmd.Flags().StringVar(&o.namespace, "namespace", "", "with --manifests or --kubeconfig: explain the signature policy for the pods of this namespace")
+	cmd.Flags().StringVar(&o.kubeconfig, "kubeconfig", "", "read the files the nodes of --pool run now from the cluster of this kubeconfig")
+	cmd.Flags().StringVar(&o.pool, "pool", "worker", "with --kubeconfig: the MachineConfigPool whose nodes' files to read")
+	cmd.Flags().StringVar(&o.authFile, "authfile", "", "the node's global pull secret (e.g. a copy of /var/lib/kubelet/config.json): say which attempts it has credentials for")
+	cmd.MarkFlagsMutuallyExclusive("config", "manifests", "kubeconfig")
+	cmd.MarkFlagsOneRequired("config", "manifests", "kubeconfig")
 	cmd.MarkFlagsMutuallyExclusive("drop-ins", "manifests")
+	cmd.MarkFlagsMutuallyExclusive("drop-ins", "kubeconfig")
 	cmd.MarkFlagsMutuallyExclusive("release-image", "config")
+	cmd.MarkFlagsMutuallyExclusive("release-image", "kubeconfig")
 	cmd.MarkFlagsMutuallyExclusive("namespace", "config")
 	return cmd
 }
@@ -73,16 +99,42 @@ func (o *explainOptions) run(stdout, stderr io.Writer, ref string) error {
 		return errors.New(oneLine(err))
 	}
 	defer cfg.Close()
-	e, err := explain.Explain(cfg, ref, prov)
+	e, err := o.explain(cfg, files, ref, prov, o.signed(files))
 	if err != nil {
 		return errors.New(oneLine(err))
 	}
-	if _, signed := files.Get(nodefiles.SigstoreRegistries); signed || o.namespace != "" {
-		if err := explain.ExplainSignatures(e, files, o.namespace, prov); err != nil {
-			return errors.New(oneLine(err))
+	return e.WriteText(stdout)
+}
+
+// signed reports whether explanations of files say which signatures a pull needs: when signature policies
+// are rendered into them, or a namespace was asked about.
+func (o *explainOptions) signed(files ...nodefiles.Files) bool {
+	for _, fs := range files {
+		if _, ok := fs.Get(nodefiles.SigstoreRegistries); ok {
+			return true
 		}
 	}
-	return e.WriteText(stdout)
+	return o.namespace != ""
+}
+
+// explain explains ref under cfg, loaded from files: the pull, the signatures when signed, and the credentials
+// when an auth file is given.
+func (o *explainOptions) explain(cfg *registriesconf.Config, files nodefiles.Files, ref string, prov *explain.Provenance, signed bool) (*explain.Explanation, error) {
+	e, err := explain.Explain(cfg, ref, prov)
+	if err != nil {
+		return nil, err
+	}
+	if signed {
+		if err := explain.ExplainSignatures(e, files, o.namespace, prov); err != nil {
+			return nil, err
+		}
+	}
+	if o.authFile != "" {
+		if err := explain.ExplainCredentials(e, cfg, o.authFile); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
 }
 
 func (o *explainOptions) load(stderr io.Writer) (*registriesconf.Config, *explain.Provenance, nodefiles.Files, error) {

@@ -79,7 +79,9 @@ func TestExplainReportsBadInputOnOneLine(t *testing.T) {
 		"short name":             {args: []string{"--config", good, "busybox"}, want: `short name "busybox"`},
 		"unreadable manifests":   {args: []string{"--manifests", filepath.Join(dir, "none"), "quay.io/a:1"}, want: "reading manifests"},
 		"unparsable manifests":   {args: []string{"--manifests", badManifests, "quay.io/a:1"}, want: "x.yaml (document 1)"},
-		"no source given":        {args: []string{"quay.io/a:1"}, want: "[config manifests]"},
+		"no source given":        {args: []string{"quay.io/a:1"}, want: "[config manifests kubeconfig]"},
+		"a pool without cluster": {args: []string{"--config", good, "--pool", "master", "quay.io/a:1"}, want: "--pool needs --kubeconfig"},
+		"unreadable auth file":   {args: []string{"--config", good, "--authfile", filepath.Join(dir, "no-auth.json"), "quay.io/a:1"}, want: "reading the auth file"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -91,5 +93,26 @@ func TestExplainReportsBadInputOnOneLine(t *testing.T) {
 				t.Errorf("want one error line containing %q; stdout %q, stderr %q", tc.want, stdout, stderr)
 			}
 		})
+	}
+}
+
+func TestExplainWithAnAuthFileWarnsAboutAMirrorWithoutCredentials(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "objects.yaml"), teamIDMS)
+	// The pull secret of a cluster that pulled from quay.io before the mirror set was applied: user:secret.
+	auth := writeFile(t, filepath.Join(t.TempDir(), "config.json"), `{"auths": {"quay.io": {"auth": "dXNlcjpzZWNyZXQ="}}}`)
+	stdout, stderr, code := runCLI(t, "explain", "--manifests", dir, "--authfile", auth, "quay.io/team/app@sha256:1111111111111111111111111111111111111111111111111111111111111111")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, stderr)
+	}
+	for _, line := range []string{
+		"credentials: looked up in " + auth + ", as CRI-O looks them up in its global_auth_file\n",
+		"     from ImageDigestMirrorSet \"team\" spec.imageDigestMirrors[0].mirrors[0]\n     credentials: none in the auth file (the pull is anonymous)\n",
+		"     primary location \"quay.io/team\" (the source)\n     credentials: in the auth file, entry \"quay.io\"\n",
+		"warning: the auth file has credentials for the source (entry \"quay.io\") but none for mirror \"mirror.local/team\": if the mirror requires authentication, pulls from it fail with 401 Unauthorized",
+	} {
+		if !strings.Contains(stdout, line) {
+			t.Errorf("stdout lacks %q:\n%s", line, stdout)
+		}
 	}
 }

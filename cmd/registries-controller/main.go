@@ -27,7 +27,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newStartCommand())
 	root.AddCommand(newRenderCommand())
 	root.AddCommand(newDiffCommand(), newExplainCommand())
-	root.AddCommand(newWaitCommand(), newMigrateCommand())
+	root.AddCommand(newWaitCommand(), newMigrateCommand(), newPreviewCommand())
 	return root
 }
 

@@ -120,23 +120,50 @@ func (r *Reader) Running(pool *mcfgv1.MachineConfigPool) (string, nodefiles.File
 	if name == "" {
 		return "", nil, fmt.Errorf("MachineConfigPool %s has no rendered config in its status yet", pool.Name)
 	}
-	mc, err := r.lister.Get(name)
+	files, err := r.Rendered(name)
 	if err != nil {
 		return name, nil, fmt.Errorf("the rendered config of MachineConfigPool %s: %w", pool.Name, err)
 	}
-	files, err := rollout.ManagedFiles(mc)
-	return name, files, err
+	return name, files, nil
+}
+
+// Rendered returns the files the MachineConfig name (a rendered config) writes at the paths a render may write
+// (rollout.ManagedFiles), sorted by path.
+func (r *Reader) Rendered(name string) (nodefiles.Files, error) {
+	mc, err := r.lister.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	return rollout.ManagedFiles(mc)
+}
+
+// Generated returns the generated MachineConfig whose files pool's nodes get (rollout.GeneratedFor: a built-in
+// pool's own, the worker one for a custom pool), or an error for which apierrors.IsNotFound is true when the
+// controller has not written it.
+func (r *Reader) Generated(pool *mcfgv1.MachineConfigPool) (*mcfgv1.MachineConfig, error) {
+	configs, err := r.lister.List(labels.Everything())
+	if err != nil {
+		return nil, fmt.Errorf("listing MachineConfigs: %w", err)
+	}
+	return r.lister.Get(rollout.GeneratedFor(pool, configs))
+}
+
+// Expect returns what pool's rendered config must hold for files, a render's node files, to be live there
+// (rollout.Expect), with the MachineConfigs the cluster holds now: Want.Files are the files its nodes will run
+// at the managed paths once files roll out, e.g. to compare with Running.
+func (r *Reader) Expect(pool *mcfgv1.MachineConfigPool, files nodefiles.Files) (rollout.Want, error) {
+	configs, err := r.lister.List(labels.Everything())
+	if err != nil {
+		return rollout.Want{}, fmt.Errorf("listing MachineConfigs: %w", err)
+	}
+	return rollout.Expect(pool, configs, rollout.GeneratedFor(pool, configs), files)
 }
 
 // Rollout returns where files, a render's node files, stand on pool (rollout.Judge), with what the cluster's
 // MachineConfigs say now. The error is about the pool's other MachineConfigs (one that cannot be read) or its
 // selector.
 func (r *Reader) Rollout(pool *mcfgv1.MachineConfigPool, files nodefiles.Files) (rollout.State, error) {
-	configs, err := r.lister.List(labels.Everything())
-	if err != nil {
-		return rollout.State{}, fmt.Errorf("listing MachineConfigs: %w", err)
-	}
-	want, err := rollout.Expect(pool, configs, rollout.GeneratedFor(pool, configs), files)
+	want, err := r.Expect(pool, files)
 	if err != nil {
 		return rollout.State{}, err
 	}

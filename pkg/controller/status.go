@@ -114,18 +114,13 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 
 // reportInvalid records a Warning on each offending object whose problems changed since last time.
 func (s *statusReporter) reportInvalid(res *syncResult, invalid *inputs.InvalidError) {
-	byObject := map[inputs.ObjectRef][]string{}
-	for _, p := range invalid.Problems {
-		byObject[p.At.Object] = append(byObject[p.At.Object], p.OnObject())
-	}
-	for obj, lines := range byObject {
-		msg := "Not applied, every MachineConfig keeps its last good content: " + strings.Join(lines, "\n")
-		if s.invalid[obj] == msg {
+	for _, m := range invalid.EventMessages() {
+		if s.invalid[m.Object] == m.Message {
 			continue
 		}
-		s.invalid[obj] = msg
-		if o := lookup(res, obj); o != nil {
-			s.recorder.Event(o, corev1.EventTypeWarning, ReasonInvalid, truncate(msg))
+		s.invalid[m.Object] = m.Message
+		if o := lookup(res, m.Object); o != nil {
+			s.recorder.Event(o, corev1.EventTypeWarning, ReasonInvalid, truncate(m.Message))
 		}
 	}
 }

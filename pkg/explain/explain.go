@@ -39,6 +39,10 @@ type Explanation struct {
 	// Signatures says which signature requirement applies and where signatures are looked for; nil unless
 	// ExplainSignatures filled it.
 	Signatures *Signatures
+	// AuthFile is the auth file ExplainCredentials looked credentials up in, "" when it was not called.
+	AuthFile string
+	// Warnings are what is likely to fail, e.g. a mirror without credentials where the source has some.
+	Warnings []string
 }
 
 // Entry is the [[registry]] entry a reference matches, as containers/image loaded it.
@@ -87,6 +91,9 @@ type Attempt struct {
 	BlockedBy []string
 	// InsecureBy names what makes the attempt insecure (only with Provenance).
 	InsecureBy []string
+	// Credentials says whether the auth file holds credentials for the attempt; nil unless ExplainCredentials
+	// looked, and for a blocked attempt.
+	Credentials *Credentials
 }
 
 // ErrShortName is returned for a reference without a registry: CRI-O resolves those through the

@@ -269,3 +269,38 @@ func TestExplainOfAWildcardEntrySaysThePrimaryIsTheReferencesOwnRegistry(t *test
 		t.Errorf("got\n%s", b.String())
 	}
 }
+
+func TestDifferencesSayWhatAnotherConfigurationChangesInTheAnswer(t *testing.T) {
+	before := load(t, "[[registry]]\nlocation = \"quay.io/team\"\n[[registry.mirror]]\nlocation = \"old.local/team\"\npull-from-mirror = \"digest-only\"\n")
+	after := load(t, "[[registry]]\nlocation = \"quay.io/team\"\nblocked = true\n[[registry.mirror]]\nlocation = \"new.local/team\"\npull-from-mirror = \"digest-only\"\n")
+	ref := "quay.io/team/app@" + dgst
+	a, err := explain.Explain(before, ref, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := explain.Explain(after, ref, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := explain.Differences(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`- entry: [[registry]] prefix "quay.io/team", location "quay.io/team"`,
+		`+ entry: [[registry]] prefix "quay.io/team", location "quay.io/team", blocked`,
+		`-   1. old.local/team/app@` + dgst,
+		`-      mirror "old.local/team", pull-from-mirror digest-only`,
+		`+   1. new.local/team/app@` + dgst,
+		`+      mirror "new.local/team", pull-from-mirror digest-only`,
+		`- source: contacted only when every mirror before it fails`,
+		`+      BLOCKED: refused without contacting it (entry "quay.io/team" is blocked)`,
+		`+ source: never contacted: the primary location is blocked, so the pull fails when no mirror has the image`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("differences:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if same, err := explain.Differences(a, a); err != nil || same != nil {
+		t.Errorf("an explanation differs from itself: %q %v", same, err)
+	}
+}

@@ -212,9 +212,13 @@ func Render(in *inputs.Inputs, opts render.Options) (*Rendered, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Rendered{Pool: mc.Labels[mcfgv1.MachineConfigRoleLabelKey], Files: files, Config: cfg,
-		Provenance: &Provenance{Report: out.Report, RegistrySources: *in.RegistrySources(),
-			ClusterImagePolicies: in.ClusterImagePolicies, ImagePolicies: in.ImagePolicies}}, nil
+	return &Rendered{Pool: mc.Labels[mcfgv1.MachineConfigRoleLabelKey], Files: files, Config: cfg, Provenance: ProvenanceOf(in, out)}, nil
+}
+
+// ProvenanceOf says where the entries of out, a render of in, came from.
+func ProvenanceOf(in *inputs.Inputs, out *render.Output) *Provenance {
+	return &Provenance{Report: out.Report, RegistrySources: *in.RegistrySources(),
+		ClusterImagePolicies: in.ClusterImagePolicies, ImagePolicies: in.ImagePolicies}
 }
 
 // Load loads the registries configuration of a node's files with containers/image: registries.conf (the base

@@ -25,6 +25,9 @@ func (e *Explanation) WriteText(w io.Writer) error {
 	}
 	p.line("reference: %s (pull by %s)", e.Reference, how)
 	e.writeEntry(p)
+	if e.AuthFile != "" {
+		p.line("credentials: looked up in %s, as CRI-O looks them up in its global_auth_file", e.AuthFile)
+	}
 	p.line("attempts, in order (the first that has the image serves the pull):")
 	for i, a := range e.Attempts {
 		a.write(p, i+1)
@@ -34,6 +37,9 @@ func (e *Explanation) WriteText(w io.Writer) error {
 	}
 	p.line("source: %s", e.sourceVerdict())
 	e.writeSignatures(p)
+	for _, w := range e.Warnings {
+		p.line("warning: %s", w)
+	}
 	return p.err
 }
 
@@ -127,6 +133,13 @@ func (a *Attempt) write(p *printer, n int) {
 	}
 	for _, b := range a.InsecureBy {
 		p.line("     insecure by %s", b)
+	}
+	switch c := a.Credentials; {
+	case c == nil:
+	case c.Found:
+		p.line("     credentials: in the auth file, %s", c.entry())
+	default:
+		p.line("     credentials: none in the auth file (the pull is anonymous)")
 	}
 }
 

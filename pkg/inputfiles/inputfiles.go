@@ -41,11 +41,56 @@ type Object struct {
 
 // ReadDir reads every *.yaml, *.yml and *.json file directly in dir, in name order.
 func ReadDir(dir string) (*Manifests, error) {
+	o := &Manifests{}
+	if err := o.addDir(dir); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// Stdin is the path that names standard input in Read, as in `kubectl apply -f -`.
+const Stdin = "-"
+
+// Read reads paths as `kubectl apply -f` takes them, in order: a file, whatever its name; a directory, its
+// *.yaml, *.yml and *.json files in name order, not descending into subdirectories; or Stdin, read from
+// stdin. An object defined twice, in one path or across them, is an error naming both places.
+func Read(paths []string, stdin io.Reader) (*Manifests, error) {
+	o := &Manifests{}
+	for _, p := range paths {
+		if err := o.addPath(p, stdin); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
+func (o *Manifests) addPath(p string, stdin io.Reader) error {
+	if p == Stdin {
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return fmt.Errorf("reading manifests from stdin: %w", err)
+		}
+		return o.Add("stdin", data)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		return fmt.Errorf("reading manifests: %w", err)
+	}
+	if info.IsDir() {
+		return o.addDir(p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Errorf("reading manifests: %w", err)
+	}
+	return o.Add(p, data)
+}
+
+func (o *Manifests) addDir(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("reading manifests: %w", err)
+		return fmt.Errorf("reading manifests: %w", err)
 	}
-	o := &Manifests{}
 	for _, e := range entries {
 		ext := strings.ToLower(filepath.Ext(e.Name()))
 		if e.IsDir() || (ext != ".yaml" && ext != ".yml" && ext != ".json") {
@@ -54,13 +99,13 @@ func ReadDir(dir string) (*Manifests, error) {
 		path := filepath.Join(dir, e.Name())
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return nil, fmt.Errorf("reading manifests: %w", err)
+			return fmt.Errorf("reading manifests: %w", err)
 		}
 		if err := o.Add(path, data); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return o, nil
+	return nil
 }
 
 // Decode reads the objects of one file's contents; name is used in messages.

@@ -112,3 +112,47 @@ func TestReadDirErrorsNameTheFileAndDocument(t *testing.T) {
 		t.Errorf("a missing directory: %v", err)
 	}
 }
+
+func TestReadTakesFilesDirectoriesAndStdinAsKubectlApplyDoes(t *testing.T) {
+	dir := writeDir(t, map[string]string{"mirrors.yaml": multiDoc, "notes.txt": "not read"})
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sub", "deeper.yaml"), []byte("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: deeper}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	single := filepath.Join(t.TempDir(), "image.txt") // a file named on the command line is read whatever its name
+	if err := os.WriteFile(single, []byte(jsonDocs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdin := strings.NewReader("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: piped}\n")
+
+	objs, err := inputfiles.Read([]string{dir, single, inputfiles.Stdin}, stdin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range objs.Objects {
+		got = append(got, o.Kind.Name+"/"+o.Object.GetName()+" from "+o.Where)
+	}
+	want := []string{
+		"ImageDigestMirrorSet/a from " + filepath.Join(dir, "mirrors.yaml") + " (document 1)",
+		"ImageTagMirrorSet/t from " + filepath.Join(dir, "mirrors.yaml") + " (document 3) items[0]",
+		"ImageContentSourcePolicy/i from " + filepath.Join(dir, "mirrors.yaml") + " (document 3) items[1]",
+		"Image/cluster from " + single + " (document 1)",
+		"ClusterVersion/version from " + single + " (document 3)",
+		"MachineConfigPool/worker from " + single + " (document 4)",
+		"ImageDigestMirrorSet/piped from stdin (document 1)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("objects, in order:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	_, err = inputfiles.Read([]string{dir, filepath.Join(dir, "mirrors.yaml")}, nil)
+	if err == nil || !strings.Contains(err.Error(), "also defined in") {
+		t.Errorf("the same object from two paths: %v", err)
+	}
+	if _, err := inputfiles.Read([]string{filepath.Join(dir, "missing.yaml")}, nil); err == nil || !strings.Contains(err.Error(), "missing.yaml") {
+		t.Errorf("a missing file: %v", err)
+	}
+}

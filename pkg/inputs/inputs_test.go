@@ -1,6 +1,7 @@
 package inputs_test
 
 import (
+	"strings"
 	"testing"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -104,5 +105,64 @@ func TestProblemsNameObjectAndField(t *testing.T) {
 	err := &inputs.InvalidError{Problems: append(ps, ps[0])}
 	if got := len(err.Objects()); got != 3 {
 		t.Errorf("objects %d, want 3 distinct", got)
+	}
+}
+
+func TestEventMessagesSayEveryProblemOfAnObjectOnceWithoutItsName(t *testing.T) {
+	a := inputs.ObjectRef{Kind: inputs.KindImageDigestMirrorSet, Name: "a"}
+	b := inputs.ObjectRef{Kind: inputs.KindImagePolicy, Namespace: "team", Name: "b"}
+	err := &inputs.InvalidError{Problems: []inputs.Problem{
+		{At: inputs.FieldRef{Object: a, Field: "spec.x[0]"}, Value: "v0", Message: "bad"},
+		{At: inputs.FieldRef{Object: b, Field: "spec.scopes[0]"}, Value: "s", Message: "worse", Fix: "fix it"},
+		{At: inputs.FieldRef{Object: a, Field: "spec.x[1]"}, Value: "v1", Message: "bad"},
+	}}
+	got := err.EventMessages()
+	want := []inputs.ObjectMessage{
+		{Object: a, Message: "Not applied, every MachineConfig keeps its last good content: spec.x[0]: \"v0\": bad\nspec.x[1]: \"v1\": bad"},
+		{Object: b, Message: "Not applied, every MachineConfig keeps its last good content: spec.scopes[0]: \"s\": worse; fix it"},
+	}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("EventMessages:\n%q\nwant:\n%q", got, want)
+	}
+}
+
+func TestObjectRefsFromTheCommandLineNameTheKindAsInYAMLAndANamespaceWhenNamespaced(t *testing.T) {
+	for _, tc := range []struct{ in, want, err string }{
+		{in: "ImageDigestMirrorSet/team-a", want: `ImageDigestMirrorSet "team-a"`},
+		{in: "imagedigestmirrorset/team-a", want: `ImageDigestMirrorSet "team-a"`},
+		{in: "imagetagmirrorsets/tools", want: `ImageTagMirrorSet "tools"`},
+		{in: "ImagePolicy/payments/signed", want: `ImagePolicy "payments/signed"`},
+		{in: "Image/cluster", want: `Image "cluster"`},
+		{in: "ImagePolicy/signed", err: "ImagePolicy is namespaced: write ImagePolicy/NAMESPACE/NAME"},
+		{in: "ImageDigestMirrorSet/ns/a", err: "ImageDigestMirrorSet is cluster-scoped"},
+		{in: "Image/other", err: `only the Image named "cluster" is read`},
+		{in: "Deployment/x", err: `"Deployment" is not an input kind; the kinds are ImageContentSourcePolicy, `},
+		{in: "team-a", err: "write KIND/NAME"},
+		{in: "ImageDigestMirrorSet/", err: "empty name"},
+	} {
+		_, ref, err := inputs.ParseObjectRef(tc.in)
+		switch {
+		case tc.err == "" && (err != nil || ref.String() != tc.want):
+			t.Errorf("%s: %s, %v; want %s", tc.in, ref, err, tc.want)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: error %v, want one saying %q", tc.in, err, tc.err)
+		}
+	}
+}
+
+func TestACloneChangesWithoutChangingTheOriginal(t *testing.T) {
+	idms := inputs.KindNamed(inputs.KindImageDigestMirrorSet)
+	list := make([]*configv1.ImageDigestMirrorSet, 1, 4) // room to append in place
+	list[0] = fixtures.IDMS("a")
+	in := &inputs.Inputs{ImageDigestMirrorSets: list, Image: fixtures.Image()}
+	first, second := in.Clone(), in.Clone()
+	first.Add(idms, fixtures.IDMS("b"))
+	second.Add(idms, fixtures.IDMS("c"))
+	first.Remove(inputs.KindNamed(inputs.KindImage), "", "cluster")
+	if in.Summary() != "1 Image, 1 ImageDigestMirrorSet" || first.Summary() != "2 ImageDigestMirrorSet" || second.Summary() != "1 Image, 2 ImageDigestMirrorSet" {
+		t.Errorf("original %s, first %s, second %s", in.Summary(), first.Summary(), second.Summary())
+	}
+	if first.Get(inputs.ObjectRef{Kind: idms.Name, Name: "b"}) == nil || second.Get(inputs.ObjectRef{Kind: idms.Name, Name: "c"}) == nil {
+		t.Errorf("one clone's Add overwrote the other's")
 	}
 }

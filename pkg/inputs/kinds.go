@@ -59,6 +59,8 @@ type store interface {
 	add(in *Inputs, o Object)
 	remove(in *Inputs, namespace, name string) bool
 	list(in *Inputs) []Object
+	// clip makes the next add to in allocate, so that in's lists stop sharing an array with another's.
+	clip(in *Inputs)
 }
 
 // Kinds are the input kinds, in the order summaries list them.
@@ -152,6 +154,15 @@ func (in *Inputs) Get(ref ObjectRef) Object {
 	return nil
 }
 
+// Clone returns a copy of in that Add and Remove can change without changing in; the objects are shared.
+func (in *Inputs) Clone() *Inputs {
+	out := *in
+	for _, k := range Kinds {
+		k.store.clip(&out)
+	}
+	return &out
+}
+
 // Summary says in one line what in holds, e.g. "1 Image, 2 ImageDigestMirrorSets"; "no input objects" when empty.
 func (in *Inputs) Summary() string {
 	var parts []string
@@ -210,6 +221,11 @@ func (s listStore[T, P]) remove(in *Inputs, namespace, name string) bool {
 	return true
 }
 
+func (s listStore[T, P]) clip(in *Inputs) {
+	f := s.field(in)
+	*f = slices.Clip(*f)
+}
+
 func (s listStore[T, P]) list(in *Inputs) []Object {
 	f := s.field(in)
 	out := make([]Object, len(*f))
@@ -246,6 +262,8 @@ func (s singletonStore[T, P]) remove(in *Inputs, _, name string) bool {
 	*f = nil
 	return true
 }
+
+func (s singletonStore[T, P]) clip(*Inputs) {}
 
 func (s singletonStore[T, P]) list(in *Inputs) []Object {
 	if o := *s.field(in); o != nil {

@@ -132,3 +132,32 @@ func (e *InvalidError) Objects() []ObjectRef {
 	}
 	return out
 }
+
+// NotAppliedPrefix begins the message of the Warning event recorded on each object whose problems keep the
+// configuration from being rendered.
+const NotAppliedPrefix = "Not applied, every MachineConfig keeps its last good content: "
+
+// ObjectMessage is what is said about one object.
+type ObjectMessage struct {
+	Object  ObjectRef
+	Message string
+}
+
+// EventMessages returns, for each object the problems name, in the order of its first problem, the message of
+// the Warning event the controller records on it: NotAppliedPrefix, then each of its problems without the
+// object's name, one per line. `preview` prints the same messages.
+//
+//	ImageDigestMirrorSet "team-a": Not applied, every MachineConfig keeps its last good content:
+//	spec.imageDigestMirrors[0].mirrors[0]: "https://m.example.com": a mirror must not carry a scheme; ...
+func (e *InvalidError) EventMessages() []ObjectMessage {
+	lines := map[ObjectRef][]string{}
+	for _, p := range e.Problems {
+		lines[p.At.Object] = append(lines[p.At.Object], p.OnObject())
+	}
+	objs := e.Objects()
+	out := make([]ObjectMessage, len(objs))
+	for i, o := range objs {
+		out[i] = ObjectMessage{Object: o, Message: NotAppliedPrefix + strings.Join(lines[o], "\n")}
+	}
+	return out
+}

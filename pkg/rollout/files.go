@@ -96,9 +96,10 @@ func decompress(data []byte, compression *string) ([]byte, error) {
 	return io.ReadAll(r)
 }
 
-// difference returns the first managed path at which have (a rendered config's managed files) differs from
-// want, with how; "" when they hold the same files with the same contents.
-func difference(have, want nodefiles.Files) string {
+// Difference returns the first path at which have (e.g. a rendered config's managed files) differs from want,
+// with how ("/etc/containers/registries.conf differs", "... missing", "... present"); "" when they hold the same
+// files with the same contents, in any order.
+func Difference(have, want nodefiles.Files) string {
 	seen := map[string]bool{}
 	for _, w := range want {
 		seen[w.Path] = true

@@ -128,7 +128,7 @@ func carries(lookup Lookup, name string, want Want) (bool, string) {
 	if err != nil {
 		return false, "cannot be read: " + err.Error()
 	}
-	if d := difference(have, want.Files); d != "" {
+	if d := Difference(have, want.Files); d != "" {
 		return false, "does not carry it: " + d
 	}
 	return true, ""

@@ -101,6 +101,13 @@ func newServerCert(t *testing.T) *serverCert {
 // HTTP, or TLS with cert when it is not nil, and waits until it answers.
 func startRegistry(t *testing.T, bin string, cert *serverCert) *registry {
 	t.Helper()
+	return startRegistryWithAuth(t, bin, cert, "")
+}
+
+// startRegistryWithAuth is startRegistry with basic authentication when htpasswd is not empty: the lines of
+// an htpasswd file (bcrypt), e.g. "user:$2y$05$...". Every request then needs credentials.
+func startRegistryWithAuth(t *testing.T, bin string, cert *serverCert, htpasswd string) *registry {
+	t.Helper()
 	dir := t.TempDir()
 	host := fmt.Sprintf("127.0.0.1:%d", framework.FreePort(t))
 	config := fmt.Sprintf(`version: 0.1
@@ -120,6 +127,11 @@ http:
 		writeTestFile(t, certFile, cert.certPEM)
 		writeTestFile(t, keyFile, cert.keyPEM)
 		config += fmt.Sprintf("  tls:\n    certificate: %s\n    key: %s\n", certFile, keyFile)
+	}
+	if htpasswd != "" {
+		file := filepath.Join(dir, "htpasswd")
+		writeTestFile(t, file, []byte(htpasswd))
+		config += fmt.Sprintf("auth:\n  htpasswd:\n    realm: e2e\n    path: %s\n", file)
 	}
 	configFile := filepath.Join(dir, "config.yml")
 	writeTestFile(t, configFile, []byte(config))
@@ -158,7 +170,8 @@ func (r *registry) waitReady(t *testing.T, cert *serverCert) {
 		resp, err := client.Do(req)
 		if err == nil {
 			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
+			// 401: the registry answers, and wants credentials.
+			if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusUnauthorized {
 				return
 			}
 		}
