@@ -24,6 +24,8 @@ import (
 // tests run exactly the wiring that ships.
 type Runtime struct {
 	Controller *Controller
+	// Health is what /readyz reports.
+	Health *Health
 	// Kube is the Kubernetes clientset, e.g. for leader election.
 	Kube        kubernetes.Interface
 	informers   Informers
@@ -63,16 +65,31 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	if err != nil {
 		return nil, err
 	}
+	probes := NewProbes(kube.Discovery().RESTClient(), mcClient.MachineconfigurationV1().MachineConfigs())
+	r.Health = NewHealth(probes, servedKinds(), r.Controller.HasSynced, nil)
+	r.Health.onRecovered = r.Controller.retryNow
+	if err := watchHealth(r.Health, r.Controller, r.informers); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
-// Start starts recording events and filling the informer caches; Controller.Run then syncs.
+// Start starts recording events, probing the API server (Health), and, once the API server serves every kind
+// the controller reads and writes, filling the informer caches; Controller.Run then syncs.
 func (r *Runtime) Start(ctx context.Context) {
 	r.broadcaster.StartStructuredLogging(2)
 	r.broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: r.Kube.CoreV1().Events("")})
-	r.informers.Config.Start(ctx.Done())
-	r.informers.Operator.Start(ctx.Done())
-	r.informers.MachineConfig.Start(ctx.Done())
+	go r.Health.Run(ctx)
+	go func() {
+		select {
+		case <-r.Health.Served():
+		case <-ctx.Done():
+			return
+		}
+		r.informers.Config.Start(ctx.Done())
+		r.informers.Operator.Start(ctx.Done())
+		r.informers.MachineConfig.Start(ctx.Done())
+	}()
 }
 
 // Shutdown waits for the informers to stop (cancel the context given to Start first) and flushes events.
