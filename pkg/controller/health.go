@@ -23,10 +23,12 @@ import (
 	"github.com/openshift/registries-controller/pkg/inputs"
 )
 
-// Probe periods of Health: a cheap check every healthyPeriod while all is well, every unhealthyPeriod while
-// it is not (so that recovery is seen within a second), each bounded by probeTimeout.
+// Probe periods of Health: one storage read every healthyPeriod while all is well (an etcd outage breaks no
+// watch, so only a read sees it), discovery every discoveryPeriod; both every unhealthyPeriod while something is
+// wrong, so that recovery is seen within a second. Each probe is bounded by probeTimeout.
 const (
-	healthyPeriod   = 30 * time.Second
+	healthyPeriod   = 5 * time.Second
+	discoveryPeriod = 30 * time.Second
 	unhealthyPeriod = time.Second
 	probeTimeout    = 5 * time.Second
 )
@@ -90,8 +92,8 @@ func NewProbes(disc rest.Interface, mc interface {
 // served (its CRD is missing), or while the informer caches are not filled. /healthz does not depend on it: a
 // controller waiting for the API server is alive, and restarting it would not help.
 //
-// Health probes the API server every 30 s, every second while something is wrong, and at once when a watch
-// fails (WatchErrorHandler). It logs one line when its verdict changes, never one per failed request: the
+// Health probes the API server every 5 s (discovery every 30 s), every second while something is wrong, and at
+// once when a watch fails (WatchErrorHandler). It logs one line when its verdict changes, never one per failed request: the
 // reflectors' own error logging is replaced by WatchErrorHandler.
 type Health struct {
 	probes Probes
@@ -110,6 +112,9 @@ type Health struct {
 	since     time.Time    // when err or missing was first seen
 	probed    bool         // a probe has completed
 	servedSet bool         // served is closed
+	// discovered is when discovery last answered; rediscover asks the next probe to run it anyway.
+	discovered time.Time
+	rediscover bool
 }
 
 // NewHealth returns the health of a controller that reads and writes kinds through the API server that probes
@@ -169,6 +174,9 @@ func (h *Health) WatchErrorHandler(kind string) cache.WatchErrorHandlerWithConte
 			return // a watch closed normally, or a resource version compacted away: the reflector lists again
 		}
 		klog.FromContext(ctx).V(4).Info("Watch failed", "kind", kind, "err", err)
+		h.mu.Lock()
+		h.rediscover = true // the list may have failed because the kind is no longer served
+		h.mu.Unlock()
 		select {
 		case h.kick <- struct{}{}:
 		default:
@@ -184,9 +192,16 @@ func (h *Health) probe(ctx context.Context) bool {
 	if apierrors.IsNotFound(err) {
 		err = nil // MachineConfigs not served: reported as a missing kind below
 	}
-	var missing []ServedKind
-	if err == nil {
-		missing, err = h.missingKinds(ctx)
+	h.mu.Lock()
+	missing := h.missing
+	discover := h.rediscover || h.err != nil || len(h.missing) > 0 || h.clock.Since(h.discovered) >= discoveryPeriod
+	h.mu.Unlock()
+	if err == nil && discover {
+		if missing, err = h.missingKinds(ctx); err == nil {
+			h.mu.Lock()
+			h.discovered, h.rediscover = h.clock.Now(), false
+			h.mu.Unlock()
+		}
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		return false // stopping

@@ -106,6 +106,9 @@ func TestReadinessSaysWhyTheControllerCannotWork(t *testing.T) {
 		"clusterversions", "clusterimagepolicies", "imagepolicies", "featuregates"}
 	api.mu.Unlock()
 	h.probe(ctx)
+	check(true, "ok") // discovery runs every 30 s, or after a failed watch
+	clock.Step(discoveryPeriod)
+	h.probe(ctx)
 	check(false, "the API server does not serve ImageTagMirrorSet (imagetagmirrorsets.config.openshift.io/v1), MachineConfig "+
 		"(machineconfigs.machineconfiguration.openshift.io/v1), MachineConfigPool (machineconfigpools.machineconfiguration.openshift.io/v1)")
 	api.serveAll()
@@ -132,5 +135,8 @@ func TestAFailedWatchProbesAtOnceAndAClosedOneDoesNot(t *testing.T) {
 	case <-h.kick:
 	case <-time.After(time.Second):
 		t.Fatal("a failed watch did not ask for a probe")
+	}
+	if !h.rediscover {
+		t.Error("a failed watch did not ask for discovery: its kind may be gone")
 	}
 }
