@@ -1,9 +1,11 @@
 package framework
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -54,6 +56,8 @@ type Request struct {
 	Group, Resource, Subresource, Namespace, Name string
 	// Held is true when the request was held (Hold) and never forwarded.
 	Held bool
+	// Code is the status code of the answer, 0 while there is none (a watch, or a held request).
+	Code int
 }
 
 func (r Request) String() string {
@@ -169,11 +173,23 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 	p.requests = append(p.requests, req)
 	index := len(p.requests) - 1
 	p.mu.Unlock()
+	w = &codeRecorder{ResponseWriter: w, record: func(code int) {
+		p.mu.Lock()
+		p.requests[index].Code = code
+		p.mu.Unlock()
+	}}
 	if held == nil {
 		p.proxy.ServeHTTP(w, r)
 		return
 	}
 	defer close(held.finished)
+	// The server notices a client that is gone (and cancels the request's context) only once the body is read.
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		close(held.Arrived)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	close(held.Arrived)
 	select {
 	case <-r.Context().Done(): // the client is gone: the request never reaches kube-apiserver
@@ -238,3 +254,24 @@ func classify(r *http.Request) Request {
 	}
 	return req
 }
+
+// codeRecorder passes the status code of an answer to record.
+type codeRecorder struct {
+	http.ResponseWriter
+	record func(code int)
+}
+
+func (c *codeRecorder) WriteHeader(code int) {
+	c.record(code)
+	c.ResponseWriter.WriteHeader(code)
+}
+
+// Flush lets watches stream.
+func (c *codeRecorder) Flush() {
+	if f, ok := c.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap gives http.ResponseController the original writer.
+func (c *codeRecorder) Unwrap() http.ResponseWriter { return c.ResponseWriter }
