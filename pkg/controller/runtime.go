@@ -32,6 +32,13 @@ type Runtime struct {
 	broadcaster record.EventBroadcaster
 }
 
+// eventCorrelation lets 100 events of one type through for one object before client-go's spam filter keeps
+// one per 5 minutes (its default is 25). The status reporter already records one event per distinct problem, so
+// only an admin changing an object many times sees more than a few; with 25 per type, the Image "cluster" broken
+// and fixed 26 times within minutes (test/hostile has 31 such cases) would lose its later Warnings, and the admin
+// the reason of the last failure.
+var eventCorrelation = record.CorrelatorOptions{BurstSize: 100}
+
 // NewRuntime builds the clients for cfg, shared informer factories with the given resync period, an
 // event recorder writing to the API server, and the controller with its metrics registered in reg.
 func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg prometheus.Registerer, conf Config) (*Runtime, error) {
@@ -58,7 +65,7 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 			Operator:      operatorinformers.NewSharedInformerFactory(operatorClient, resync),
 			MachineConfig: mcfginformers.NewSharedInformerFactory(mcClient, resync),
 		},
-		broadcaster: record.NewBroadcaster(record.WithContext(ctx)),
+		broadcaster: record.NewBroadcaster(record.WithContext(ctx), record.WithCorrelatorOptions(eventCorrelation)),
 	}
 	recorder := r.broadcaster.NewRecorder(Scheme(), corev1.EventSource{Component: FieldManager})
 	r.Controller, err = newController(mcClient.MachineconfigurationV1(), r.informers, recorder, NewMetrics(reg), conf)
