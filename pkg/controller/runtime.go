@@ -35,7 +35,7 @@ type Runtime struct {
 // eventCorrelation lets 100 events of one type through for one object before client-go's spam filter keeps
 // one per 5 minutes (its default is 25). The status reporter already records one event per distinct problem, so
 // only an admin changing an object many times sees more than a few; with 25 per type, the Image "cluster" broken
-// and fixed 26 times within minutes (test/hostile has 31 such cases) would lose its later Warnings, and the admin
+// and fixed 26 times within minutes (test/hostile has 30 such cases) would lose its later Warnings, and the admin
 // the reason of the last failure.
 var eventCorrelation = record.CorrelatorOptions{BurstSize: 100}
 

@@ -63,7 +63,9 @@ func runCase(c *framework.Controller, tc hostileCase) error {
 	switch tc.want {
 	case notApplied:
 		a := tc.at[0]
-		if !poll(20*time.Second, func() bool { return eventCount(a, corev1.EventTypeWarning, reasonNotApplied, strconv.Quote(a.value)) > 0 }) {
+		if !poll(20*time.Second, func() bool {
+			return eventCount(a, corev1.EventTypeWarning, reasonNotApplied, strconv.Quote(a.value)) > 0
+		}) {
 			return fmt.Errorf("no Warning %s naming %q", reasonNotApplied, a.value)
 		}
 		return nil
