@@ -1,10 +1,10 @@
 package render_test
 
 import (
-	"os"
-	"path/filepath"
 	"encoding/base64"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
