@@ -25,12 +25,14 @@ import (
 
 // Probe periods of Health: one storage read every healthyPeriod while all is well (an etcd outage breaks no
 // watch, so only a read sees it), discovery every discoveryPeriod; both every unhealthyPeriod while something is
-// wrong, so that recovery is seen within a second. Each probe is bounded by probeTimeout.
+// wrong, so that recovery is seen within a second. Each probe is bounded by probeTimeout: a list of one
+// MachineConfig takes milliseconds, while with etcd down it waits for the whole timeout, so an outage is seen
+// within healthyPeriod + probeTimeout.
 const (
 	healthyPeriod   = 5 * time.Second
 	discoveryPeriod = 30 * time.Second
 	unhealthyPeriod = time.Second
-	probeTimeout    = 5 * time.Second
+	probeTimeout    = 2 * time.Second
 )
 
 // ServedKind is a kind the controller needs the API server to serve: every input kind and the MachineConfigs it
