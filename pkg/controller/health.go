@@ -106,6 +106,8 @@ type Health struct {
 	onRecovered func()
 	kick        chan struct{}
 	served      chan struct{} // closed once every kind was served at least once
+	// usable is closed while the API server can be used, and replaced by an open channel while it cannot.
+	usable chan struct{}
 
 	mu        sync.Mutex
 	synced    func() bool
@@ -125,8 +127,26 @@ func NewHealth(probes Probes, kinds []ServedKind, synced func() bool, clk clock.
 	if clk == nil {
 		clk = clock.RealClock{}
 	}
+	usable := make(chan struct{})
+	close(usable)
 	return &Health{probes: probes, kinds: kinds, synced: synced, clock: clk,
-		kick: make(chan struct{}, 1), served: make(chan struct{})}
+		kick: make(chan struct{}, 1), served: make(chan struct{}), usable: usable}
+}
+
+// Usable returns a channel that is closed while the API server can be used (as of the last probe), and once it
+// can again.
+func (h *Health) Usable() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.usable
+}
+
+// Kick asks for a probe now.
+func (h *Health) Kick() {
+	select {
+	case h.kick <- struct{}{}:
+	default:
+	}
 }
 
 // Ready reports whether the controller can do its work, and if not, why, in words for /readyz.
@@ -179,10 +199,7 @@ func (h *Health) WatchErrorHandler(kind string) cache.WatchErrorHandlerWithConte
 		h.mu.Lock()
 		h.rediscover = true // the list may have failed because the kind is no longer served
 		h.mu.Unlock()
-		select {
-		case h.kick <- struct{}{}:
-		default:
-		}
+		h.Kick()
 	}
 }
 
@@ -250,6 +267,12 @@ func (h *Health) record(logger klog.Logger, missing []ServedKind, err error) {
 	bad := err != nil || len(missing) > 0
 	if bad && !wasBad {
 		h.since = h.clock.Now()
+	}
+	switch {
+	case err != nil && wasErr == nil:
+		h.usable = make(chan struct{})
+	case err == nil && wasErr != nil:
+		close(h.usable)
 	}
 	served := err == nil && len(missing) == 0 && !h.servedSet
 	if served {

@@ -17,6 +17,7 @@ import (
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/transport"
 )
 
 // Runtime is the controller with what it runs on against one API server: the clients, the informer
@@ -46,24 +47,34 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	if err != nil {
 		return nil, fmt.Errorf("kubernetes client: %w", err)
 	}
-	configClient, err := configclient.NewForConfig(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("config client: %w", err)
-	}
-	operatorClient, err := operatorclient.NewForConfig(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("operator client: %w", err)
-	}
 	mcClient, err := mcfgclient.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("machineconfiguration client: %w", err)
 	}
+	// Health probes and the writes go straight to the API server; the informers' lists and watches wait for it
+	// while it cannot be reached (waitForAPIServer).
+	health := NewHealth(NewProbes(kube.Discovery().RESTClient(), mcClient.MachineconfigurationV1().MachineConfigs()), servedKinds(), nil, nil)
+	informerCfg := rest.CopyConfig(cfg)
+	informerCfg.WrapTransport = transport.Wrappers(informerCfg.WrapTransport, waitForAPIServer(health))
+	configClient, err := configclient.NewForConfig(informerCfg)
+	if err != nil {
+		return nil, fmt.Errorf("config client: %w", err)
+	}
+	operatorClient, err := operatorclient.NewForConfig(informerCfg)
+	if err != nil {
+		return nil, fmt.Errorf("operator client: %w", err)
+	}
+	mcInformerClient, err := mcfgclient.NewForConfig(informerCfg)
+	if err != nil {
+		return nil, fmt.Errorf("machineconfiguration client: %w", err)
+	}
 	r := &Runtime{
-		Kube: kube,
+		Kube:   kube,
+		Health: health,
 		informers: Informers{
 			Config:        configinformers.NewSharedInformerFactory(configClient, resync),
 			Operator:      operatorinformers.NewSharedInformerFactory(operatorClient, resync),
-			MachineConfig: mcfginformers.NewSharedInformerFactory(mcClient, resync),
+			MachineConfig: mcfginformers.NewSharedInformerFactory(mcInformerClient, resync),
 		},
 		broadcaster: record.NewBroadcaster(record.WithContext(ctx), record.WithCorrelatorOptions(eventCorrelation)),
 	}
@@ -72,10 +83,9 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	if err != nil {
 		return nil, err
 	}
-	probes := NewProbes(kube.Discovery().RESTClient(), mcClient.MachineconfigurationV1().MachineConfigs())
-	r.Health = NewHealth(probes, servedKinds(), r.Controller.HasSynced, nil)
-	r.Health.onRecovered = r.Controller.retryNow
-	if err := watchHealth(r.Health, r.Controller, r.informers); err != nil {
+	health.synced = r.Controller.HasSynced
+	health.onRecovered = r.Controller.retryNow
+	if err := watchHealth(health, r.Controller, r.informers); err != nil {
 		return nil, err
 	}
 	return r, nil
