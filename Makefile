@@ -9,7 +9,7 @@ LDFLAGS := -X github.com/openshift/registries-controller/pkg/version.Version=$(V
 PKGS := ./...
 TEST_TIMEOUT ?= 40m
 
-.PHONY: all build test unit run bench bench-merge bench-controller verify test-assets crds clean
+.PHONY: all build test unit run bench bench-merge bench-controller fuzz verify test-assets crds clean
 
 all: build
 
@@ -25,6 +25,11 @@ test: build
 # unit runs the tests that need no control plane.
 unit:
 	$(GO) test -count=1 -short ./pkg/...
+
+# fuzz runs every Go fuzz target of the repository for FUZZTIME each (make test runs only their seeds).
+FUZZTIME ?= 60s
+fuzz:
+	FUZZTIME=$(FUZZTIME) hack/fuzz.sh
 
 run: build
 	hack/run.sh $(BIN)

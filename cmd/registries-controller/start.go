@@ -104,7 +104,7 @@ func (o *startOptions) run(ctx context.Context) error {
 	}
 	ctrl := rt.Controller
 
-	server, err := serve(o.listenAddress, registry, ctrl.HasSynced)
+	server, err := serve(o.listenAddress, registry, rt.Health.Ready)
 	if err != nil {
 		return err
 	}
@@ -189,14 +189,14 @@ func (o *startOptions) runElected(ctx context.Context, kube kubernetes.Interface
 	}
 }
 
-// serve starts the health and metrics endpoints: /healthz (the process serves), /readyz (caches synced)
-// and /metrics.
-func serve(addr string, reg *prometheus.Registry, synced func() bool) (*http.Server, error) {
+// serve starts the health and metrics endpoints: /healthz (the process serves), /readyz (controller.Health: the
+// API server answers, serves every kind needed, and the caches are synced; the body says why not) and /metrics.
+func serve(addr string, reg *prometheus.Registry, ready func() (bool, string)) (*http.Server, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
-		if !synced() {
-			http.Error(w, "informer caches not synced yet", http.StatusServiceUnavailable)
+		if ok, why := ready(); !ok {
+			http.Error(w, why, http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ok")

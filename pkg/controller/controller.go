@@ -50,6 +50,9 @@ type Config struct {
 	RateLimiter workqueue.TypedRateLimiter[string]
 	// Checker loads every rendered set of files back with containers/image. Default registriesconf.NewChecker().
 	Checker render.Checker
+	// RevertBackoff and MaxRevertBackoff space out the reverts of a MachineConfig that another writer keeps
+	// changing (see revertLimiter). Default 1s and 5m.
+	RevertBackoff, MaxRevertBackoff time.Duration
 }
 
 // withDefaults returns cfg with every unset field at its default.
@@ -68,6 +71,12 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.Checker == nil {
 		cfg.Checker = registriesconf.NewChecker()
+	}
+	if cfg.RevertBackoff <= 0 {
+		cfg.RevertBackoff = defaultRevertBackoff
+	}
+	if cfg.MaxRevertBackoff < cfg.RevertBackoff {
+		cfg.MaxRevertBackoff = max(defaultMaxRevertBackoff, cfg.RevertBackoff)
 	}
 	return cfg
 }
@@ -90,7 +99,8 @@ type Controller struct {
 	configs  mcfglisters.MachineConfigLister
 	synced   []cache.InformerSynced
 
-	queue workqueue.TypedRateLimitingInterface[string]
+	queue   workqueue.TypedRateLimitingInterface[string]
+	reverts *revertLimiter
 
 	// settle tracks the burst being absorbed: the last event, and the first one since the last sync.
 	settleMu   sync.Mutex
@@ -114,6 +124,7 @@ func newController(clients Clients, inf Informers, recorder record.EventRecorder
 		metrics:  metrics,
 		status:   newStatusReporter(recorder, metrics),
 		cfg:      cfg,
+		reverts:  newRevertLimiter(cfg.RevertBackoff, cfg.MaxRevertBackoff, cfg.Clock),
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(cfg.RateLimiter,
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: QueueName, MetricsProvider: metrics.WorkqueueProvider(), Clock: cfg.Clock}),
 	}
@@ -221,5 +232,14 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 		return true
 	}
 	c.queue.Forget(key)
+	if res.deferred > 0 {
+		c.queue.AddAfter(key, res.deferred)
+	}
 	return true
+}
+
+// retryNow runs the next sync without waiting out the backoff of failed ones, e.g. once the API server answers
+// again.
+func (c *Controller) retryNow() {
+	c.queue.Add(queueKey)
 }

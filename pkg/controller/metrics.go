@@ -9,8 +9,9 @@ const metricsNamespace = "registries_controller"
 
 // Metrics are the controller's Prometheus metrics:
 //
-//	registries_controller_syncs_total{result="applied|unchanged|invalid|error"}
+//	registries_controller_syncs_total{result="applied|unchanged|invalid|error|deferred"}
 //	registries_controller_machineconfig_writes_total{pool, operation="create|update|delete"}
+//	registries_controller_machineconfig_reverts_total{pool}
 //	registries_controller_render_duration_seconds (histogram)
 //	registries_controller_invalid_objects
 //	registries_controller_last_successful_sync_timestamp_seconds
@@ -19,6 +20,7 @@ const metricsNamespace = "registries_controller"
 type Metrics struct {
 	syncs          *prometheus.CounterVec
 	writes         *prometheus.CounterVec
+	reverts        *prometheus.CounterVec
 	renderDuration prometheus.Histogram
 	invalidObjects prometheus.Gauge
 	lastSuccess    prometheus.Gauge
@@ -37,6 +39,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Namespace: metricsNamespace, Name: "machineconfig_writes_total",
 			Help: "MachineConfig writes by pool and operation; every write rolls the pool's nodes.",
 		}, []string{"pool", "operation"}),
+		reverts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: metricsNamespace, Name: "machineconfig_reverts_total",
+			Help: "Writes that put back a generated MachineConfig another writer had changed; spaced out while it goes on.",
+		}, []string{"pool"}),
 		renderDuration: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Namespace: metricsNamespace, Name: "render_duration_seconds",
 			Help:    "Time to merge the mirror configuration and render every pool's MachineConfig.",
@@ -52,10 +58,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}),
 		workqueue: newWorkqueueMetrics(),
 	}
-	for _, s := range []string{string(OutcomeApplied), string(OutcomeUnchanged), string(OutcomeInvalid), string(OutcomeError)} {
+	for _, s := range []string{string(OutcomeApplied), string(OutcomeUnchanged), string(OutcomeInvalid), string(OutcomeError), string(OutcomeDeferred)} {
 		m.syncs.WithLabelValues(s) // export zeros, so rates work from the start
 	}
-	reg.MustRegister(m.syncs, m.writes, m.renderDuration, m.invalidObjects, m.lastSuccess)
+	reg.MustRegister(m.syncs, m.writes, m.reverts, m.renderDuration, m.invalidObjects, m.lastSuccess)
 	m.workqueue.register(reg)
 	m.rollout = newRolloutMetrics(reg)
 	return m

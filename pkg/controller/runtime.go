@@ -13,6 +13,7 @@ import (
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/transport"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
 )
@@ -22,11 +23,20 @@ import (
 // tests run exactly the wiring that ships.
 type Runtime struct {
 	Controller *Controller
+	// Health is what /readyz reports.
+	Health *Health
 	// Kube is the Kubernetes clientset, e.g. for leader election.
 	Kube        kubernetes.Interface
 	informers   Informers
 	broadcaster record.EventBroadcaster
 }
+
+// eventCorrelation lets 100 events of one type through for one object before client-go's spam filter keeps
+// one per 5 minutes (its default is 25). The status reporter already records one event per distinct problem, so
+// only an admin changing an object many times sees more than a few; with 25 per type, the Image "cluster" broken
+// and fixed 26 times within minutes (test/hostile has 30 such cases) would lose its later Warnings, and the admin
+// the reason of the last failure.
+var eventCorrelation = record.CorrelatorOptions{BurstSize: 100}
 
 // NewRuntime builds the clients for cfg, shared informer factories with the given resync period, an
 // event recorder writing to the API server, and the controller with its metrics registered in reg.
@@ -39,18 +49,25 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	if err != nil {
 		return nil, fmt.Errorf("machineconfiguration client: %w", err)
 	}
+	// The status writes of the signature policies go straight to the API server, like the MachineConfig writes.
 	configClient, err := configclient.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("config client: %w", err)
 	}
-	informers, err := cluster.NewInformers(cfg, resync)
+	// Health probes and the writes go straight to the API server; the informers' lists and watches wait for it
+	// while it cannot be reached (waitForAPIServer).
+	health := NewHealth(NewProbes(kube.Discovery().RESTClient(), mcClient.MachineconfigurationV1().MachineConfigs()), servedKinds(), nil, nil)
+	informerCfg := rest.CopyConfig(cfg)
+	informerCfg.WrapTransport = transport.Wrappers(informerCfg.WrapTransport, waitForAPIServer(health))
+	informers, err := cluster.NewInformers(informerCfg, resync)
 	if err != nil {
 		return nil, err
 	}
 	r := &Runtime{
 		Kube:        kube,
+		Health:      health,
 		informers:   informers,
-		broadcaster: record.NewBroadcaster(record.WithContext(ctx)),
+		broadcaster: record.NewBroadcaster(record.WithContext(ctx), record.WithCorrelatorOptions(eventCorrelation)),
 	}
 	recorder := r.broadcaster.NewRecorder(Scheme(), corev1.EventSource{Component: FieldManager})
 	clients := Clients{MachineConfigs: mcClient.MachineconfigurationV1(), Policies: configClient.ConfigV1()}
@@ -58,14 +75,28 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	if err != nil {
 		return nil, err
 	}
+	health.synced = r.Controller.HasSynced
+	health.onRecovered = r.Controller.retryNow
+	if err := watchHealth(health, r.Controller); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
-// Start starts recording events and filling the informer caches; Controller.Run then syncs.
+// Start starts recording events, probing the API server (Health), and, once the API server serves every kind
+// the controller reads and writes, filling the informer caches; Controller.Run then syncs.
 func (r *Runtime) Start(ctx context.Context) {
 	r.broadcaster.StartStructuredLogging(2)
 	r.broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: r.Kube.CoreV1().Events("")})
-	r.informers.Start(ctx.Done())
+	go r.Health.Run(ctx)
+	go func() {
+		select {
+		case <-r.Health.Served():
+		case <-ctx.Done():
+			return
+		}
+		r.informers.Start(ctx.Done())
+	}()
 }
 
 // Shutdown waits for the informers to stop (cancel the context given to Start first) and flushes events.

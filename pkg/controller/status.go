@@ -84,11 +84,14 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 		logger.Info("Mirror configuration is invalid, every MachineConfig keeps its last good content",
 			"problems", len(res.invalid.Problems), "objects", objectKeys(objs))
 		s.reportInvalid(res, res.invalid)
-	case OutcomeApplied, OutcomeUnchanged:
+	case OutcomeApplied, OutcomeUnchanged, OutcomeDeferred:
 		s.tooLarge = ""
 		s.metrics.invalidObjects.Set(0)
-		s.metrics.lastSuccess.Set(float64(time.Now().Unix()))
+		if res.outcome != OutcomeDeferred {
+			s.metrics.lastSuccess.Set(float64(time.Now().Unix()))
+		}
 		for _, w := range res.writes {
+			s.reportRevert(w)
 			s.metrics.writes.WithLabelValues(w.pool, string(w.op)).Inc()
 			logger.Info("Wrote MachineConfig", "machineConfig", w.name, "pool", w.pool, "operation", w.op, "reason", w.reason)
 			if w.object != nil {

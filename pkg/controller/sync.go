@@ -25,6 +25,9 @@ const (
 	OutcomeInvalid Outcome = "invalid"
 	// OutcomeError: a transient failure; the sync is retried.
 	OutcomeError Outcome = "error"
+	// OutcomeDeferred: another writer keeps changing a MachineConfig, and its revert waits (revertLimiter); the
+	// sync runs again when the wait is over.
+	OutcomeDeferred Outcome = "deferred"
 )
 
 // syncResult is everything a sync learned, handed to the status reporter in one piece.
@@ -38,6 +41,8 @@ type syncResult struct {
 	// statusWrites are the policy objects whose conditions were written.
 	statusWrites []statusWrite
 	duration     time.Duration
+	// deferred is how long a held-back revert waits; 0 when none does.
+	deferred time.Duration
 }
 
 // sync gathers every input from the informer caches, renders once, and applies the difference. Invalid input
@@ -50,6 +55,8 @@ func (c *Controller) sync(ctx context.Context) (*syncResult, error) {
 		err = nil
 	case err != nil:
 		res.outcome = OutcomeError
+	case res.deferred > 0:
+		res.outcome = OutcomeDeferred
 	case len(res.writes) > 0:
 		res.outcome = OutcomeApplied
 	default:
@@ -82,7 +89,7 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	if err != nil {
 		return res, err
 	}
-	if res.writes, err = c.apply(ctx, out.MachineConfigs, existing); err != nil {
+	if res.writes, res.deferred, err = c.apply(ctx, out.MachineConfigs, existing); err != nil {
 		return res, err
 	}
 	res.statusWrites, err = c.updatePolicyStatus(ctx, res)

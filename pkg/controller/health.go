@@ -1,0 +1,329 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	"github.com/openshift/registries-controller/pkg/inputs"
+)
+
+// Probe periods of Health: one storage read every healthyPeriod while all is well (an etcd outage breaks no
+// watch, so only a read sees it), discovery every discoveryPeriod; both every unhealthyPeriod while something is
+// wrong, so that recovery is seen within a second. Each probe is bounded by probeTimeout: a list of one
+// MachineConfig takes milliseconds, while with etcd down it waits for the whole timeout, so an outage is seen
+// within healthyPeriod + probeTimeout.
+const (
+	healthyPeriod   = 5 * time.Second
+	discoveryPeriod = 30 * time.Second
+	unhealthyPeriod = time.Second
+	probeTimeout    = 2 * time.Second
+)
+
+// ServedKind is a kind the controller needs the API server to serve: every input kind and the MachineConfigs it
+// writes.
+type ServedKind struct {
+	Name     string
+	Resource schema.GroupVersionResource
+}
+
+func (k ServedKind) String() string {
+	return fmt.Sprintf("%s (%s.%s/%s)", k.Name, k.Resource.Resource, k.Resource.Group, k.Resource.Version)
+}
+
+// servedKinds are the kinds Health checks: the input kinds, then MachineConfig.
+func servedKinds() []ServedKind {
+	var out []ServedKind
+	for _, k := range inputs.Kinds {
+		out = append(out, ServedKind{Name: k.Name, Resource: k.GroupVersionResource()})
+	}
+	return append(out, ServedKind{Name: "MachineConfig", Resource: mcfgv1.GroupVersion.WithResource("machineconfigs")})
+}
+
+// Probes are the requests Health sends. Each must be cheap.
+type Probes struct {
+	// Resources lists the resources the API server serves in one group version (GET /apis/GROUP/VERSION); an
+	// error that apierrors.IsNotFound means the group version is not served at all.
+	Resources func(ctx context.Context, gv schema.GroupVersion) (*metav1.APIResourceList, error)
+	// Read is a read that needs the API server's storage, e.g. a list of one MachineConfig: it fails while
+	// kube-apiserver or etcd is down.
+	Read func(ctx context.Context) error
+}
+
+// NewProbes returns the probes of a real API server: discovery through disc, and a list of at most one
+// MachineConfig through mc.
+func NewProbes(disc rest.Interface, mc interface {
+	List(ctx context.Context, opts metav1.ListOptions) (*mcfgv1.MachineConfigList, error)
+}) Probes {
+	return Probes{
+		Resources: func(ctx context.Context, gv schema.GroupVersion) (*metav1.APIResourceList, error) {
+			data, err := disc.Get().AbsPath("/apis", gv.Group, gv.Version).DoRaw(ctx)
+			if err != nil {
+				return nil, err
+			}
+			list := &metav1.APIResourceList{}
+			if err := json.Unmarshal(data, list); err != nil {
+				return nil, fmt.Errorf("decoding the resources of %s: %w", gv, err)
+			}
+			return list, nil
+		},
+		Read: func(ctx context.Context) error {
+			_, err := mc.List(ctx, metav1.ListOptions{Limit: 1})
+			return err
+		},
+	}
+}
+
+// Health is what /readyz reports: whether the controller can do its work now. It is not ready while the API
+// server cannot be reached or cannot read its storage, while a kind the controller reads or writes is not
+// served (its CRD is missing), or while the informer caches are not filled. /healthz does not depend on it: a
+// controller waiting for the API server is alive, and restarting it would not help.
+//
+// Health probes the API server every 5 s (discovery every 30 s), every second while something is wrong, and at
+// once when a watch fails (WatchErrorHandler). It logs one line when its verdict changes, never one per failed request: the
+// reflectors' own error logging is replaced by WatchErrorHandler.
+type Health struct {
+	probes Probes
+	kinds  []ServedKind
+	clock  clock.Clock
+	// onRecovered is called when the API server can be used again after it could not, e.g. to retry a sync
+	// now instead of waiting out its backoff.
+	onRecovered func()
+	kick        chan struct{}
+	served      chan struct{} // closed once every kind was served at least once
+	// usable is closed while the API server can be used, and replaced by an open channel while it cannot.
+	usable chan struct{}
+
+	mu        sync.Mutex
+	synced    func() bool
+	err       error        // why the API server cannot be used; nil when it can
+	missing   []ServedKind // kinds not served
+	since     time.Time    // when err or missing was first seen
+	probed    bool         // a probe has completed
+	servedSet bool         // served is closed
+	// discovered is when discovery last answered; rediscover asks the next probe to run it anyway.
+	discovered time.Time
+	rediscover bool
+}
+
+// NewHealth returns the health of a controller that reads and writes kinds through the API server that probes
+// reach. synced reports whether the informer caches are filled.
+func NewHealth(probes Probes, kinds []ServedKind, synced func() bool, clk clock.Clock) *Health {
+	if clk == nil {
+		clk = clock.RealClock{}
+	}
+	usable := make(chan struct{})
+	close(usable)
+	return &Health{probes: probes, kinds: kinds, synced: synced, clock: clk,
+		kick: make(chan struct{}, 1), served: make(chan struct{}), usable: usable}
+}
+
+// Usable returns a channel that is closed while the API server can be used (as of the last probe), and once it
+// can again.
+func (h *Health) Usable() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.usable
+}
+
+// Kick asks for a probe now.
+func (h *Health) Kick() {
+	select {
+	case h.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Ready reports whether the controller can do its work, and if not, why, in words for /readyz.
+func (h *Health) Ready() (bool, string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case !h.probed:
+		return false, "not probed the API server yet"
+	case h.err != nil:
+		return false, fmt.Sprintf("cannot use the API server (for %s): %v", h.clock.Since(h.since).Round(time.Second), h.err)
+	case len(h.missing) > 0:
+		return false, fmt.Sprintf("the API server does not serve %s: install the missing CRDs; nothing is written until then",
+			kindList(h.missing))
+	case h.synced != nil && !h.synced():
+		return false, "informer caches not synced yet"
+	}
+	return true, "ok"
+}
+
+// Served is closed once the API server has served every kind at least once: starting informers before then
+// only fills the log with failed lists and backs their retries off by up to a minute.
+func (h *Health) Served() <-chan struct{} { return h.served }
+
+// Run probes until ctx is done.
+func (h *Health) Run(ctx context.Context) {
+	for {
+		period := healthyPeriod
+		if !h.probe(ctx) {
+			period = unhealthyPeriod
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-h.kick:
+		case <-h.clock.After(period):
+		}
+	}
+}
+
+// WatchErrorHandler returns the watch error handler of the informer of kind: it replaces the reflector's
+// default, which logs every failed list and watch, by one probe (and one log line per change of verdict).
+func (h *Health) WatchErrorHandler(kind string) cache.WatchErrorHandlerWithContext {
+	return func(ctx context.Context, _ *cache.Reflector, err error) {
+		switch {
+		case errors.Is(err, io.EOF), apierrors.IsResourceExpired(err), apierrors.IsGone(err):
+			return // a watch closed normally, or a resource version compacted away: the reflector lists again
+		}
+		klog.FromContext(ctx).V(4).Info("Watch failed", "kind", kind, "err", err)
+		h.mu.Lock()
+		h.rediscover = true // the list may have failed because the kind is no longer served
+		h.mu.Unlock()
+		h.Kick()
+	}
+}
+
+// probe asks the API server once and records the verdict; it reports whether all is well.
+func (h *Health) probe(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	err := h.probes.Read(ctx)
+	if apierrors.IsNotFound(err) {
+		err = nil // MachineConfigs not served: reported as a missing kind below
+	}
+	h.mu.Lock()
+	missing := h.missing
+	discover := h.rediscover || h.err != nil || len(h.missing) > 0 || h.clock.Since(h.discovered) >= discoveryPeriod
+	h.mu.Unlock()
+	if err == nil && discover {
+		if missing, err = h.missingKinds(ctx); err == nil {
+			h.mu.Lock()
+			h.discovered, h.rediscover = h.clock.Now(), false
+			h.mu.Unlock()
+		}
+	}
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		return false // stopping
+	}
+	h.record(klog.FromContext(ctx), missing, err)
+	return err == nil && len(missing) == 0
+}
+
+// missingKinds returns the kinds the API server does not serve, asking once per group version.
+func (h *Health) missingKinds(ctx context.Context) ([]ServedKind, error) {
+	served := map[schema.GroupVersion]map[string]bool{}
+	var missing []ServedKind
+	for _, k := range h.kinds {
+		gv := k.Resource.GroupVersion()
+		resources, ok := served[gv]
+		if !ok {
+			list, err := h.probes.Resources(ctx, gv)
+			switch {
+			case apierrors.IsNotFound(err):
+			case err != nil:
+				return nil, fmt.Errorf("discovery of %s: %w", gv, err)
+			}
+			resources = map[string]bool{}
+			if list != nil {
+				for _, r := range list.APIResources {
+					resources[r.Name] = true
+				}
+			}
+			served[gv] = resources
+		}
+		if !resources[k.Resource.Resource] {
+			missing = append(missing, k)
+		}
+	}
+	return missing, nil
+}
+
+// record stores the verdict of a probe and logs it when it changed.
+func (h *Health) record(logger klog.Logger, missing []ServedKind, err error) {
+	h.mu.Lock()
+	wasBad := h.err != nil || len(h.missing) > 0
+	wasErr, wasMissing, since := h.err, h.missing, h.since
+	h.err, h.missing, h.probed = err, missing, true
+	bad := err != nil || len(missing) > 0
+	if bad && !wasBad {
+		h.since = h.clock.Now()
+	}
+	switch {
+	case err != nil && wasErr == nil:
+		h.usable = make(chan struct{})
+	case err == nil && wasErr != nil:
+		close(h.usable)
+	}
+	served := err == nil && len(missing) == 0 && !h.servedSet
+	if served {
+		h.servedSet = true
+		close(h.served)
+	}
+	onRecovered := h.onRecovered
+	h.mu.Unlock()
+
+	switch {
+	case err != nil && wasErr == nil:
+		logger.Info("Cannot use the API server: /readyz fails and nothing is written until it answers; every MachineConfig keeps its content",
+			"err", err.Error())
+	case err == nil && wasErr != nil:
+		logger.Info("The API server answers again", "after", h.clock.Since(since).Round(time.Millisecond))
+	}
+	if err != nil {
+		return // what is served is not known
+	}
+	if kindList(missing) != kindList(wasMissing) {
+		if len(missing) > 0 {
+			logger.Info("The API server does not serve kinds the controller reads or writes: /readyz fails and nothing is "+
+				"written until their CRDs are installed", "missing", kindList(missing))
+		} else {
+			logger.Info("Every kind the controller reads or writes is served")
+		}
+	}
+	if wasBad && !bad && onRecovered != nil {
+		onRecovered()
+	}
+}
+
+// kindList names kinds for people: "ImageTagMirrorSet (imagetagmirrorsets.config.openshift.io/v1), ...".
+func kindList(kinds []ServedKind) string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.String()
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// watchHealth makes h the watch error handler of every informer of c, before they start.
+func watchHealth(h *Health, c *Controller) error {
+	for _, k := range inputs.Kinds {
+		if err := c.reader.Informer(k).SetWatchErrorHandlerWithContext(h.WatchErrorHandler(k.Name)); err != nil {
+			return fmt.Errorf("watch error handler of %s: %w", k.Name, err)
+		}
+	}
+	if err := c.reader.MachineConfigInformer().SetWatchErrorHandlerWithContext(h.WatchErrorHandler("MachineConfig")); err != nil {
+		return fmt.Errorf("watch error handler of MachineConfig: %w", err)
+	}
+	return nil
+}

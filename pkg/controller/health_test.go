@@ -1,0 +1,142 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/klog/v2/ktesting"
+	clocktesting "k8s.io/utils/clock/testing"
+)
+
+// fakeAPI answers Health's probes: readErr fails the storage read; served lists the resources of each group
+// version (a group version it lacks is not served).
+type fakeAPI struct {
+	mu      sync.Mutex
+	readErr error
+	served  map[schema.GroupVersion][]string
+}
+
+func (f *fakeAPI) probes() Probes {
+	return Probes{
+		Resources: func(_ context.Context, gv schema.GroupVersion) (*metav1.APIResourceList, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			names, ok := f.served[gv]
+			if !ok {
+				return nil, apierrors.NewNotFound(schema.GroupResource{}, "")
+			}
+			list := &metav1.APIResourceList{GroupVersion: gv.String()}
+			for _, n := range names {
+				list.APIResources = append(list.APIResources, metav1.APIResource{Name: n})
+			}
+			return list, nil
+		},
+		Read: func(context.Context) error {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return f.readErr
+		},
+	}
+}
+
+// serveAll serves every kind Health checks.
+func (f *fakeAPI) serveAll() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.served = map[schema.GroupVersion][]string{}
+	for _, k := range servedKinds() {
+		gv := k.Resource.GroupVersion()
+		f.served[gv] = append(f.served[gv], k.Resource.Resource)
+	}
+}
+
+func TestReadinessSaysWhyTheControllerCannotWork(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	api := &fakeAPI{}
+	api.serveAll()
+	clock := clocktesting.NewFakeClock(time.Unix(1000, 0))
+	synced := false
+	recovered := 0
+	h := NewHealth(api.probes(), servedKinds(), func() bool { return synced }, clock)
+	h.onRecovered = func() { recovered++ }
+
+	check := func(wantReady bool, wantWhy string) {
+		t.Helper()
+		ready, why := h.Ready()
+		if ready != wantReady || !strings.Contains(why, wantWhy) {
+			t.Errorf("Ready() = %v, %q; want %v, %q", ready, why, wantReady, wantWhy)
+		}
+	}
+	check(false, "not probed")
+	select {
+	case <-h.Served():
+		t.Fatal("served before any probe")
+	default:
+	}
+
+	h.probe(ctx)
+	check(false, "informer caches not synced")
+	<-h.Served()
+	synced = true
+	check(true, "ok")
+
+	api.readErr = syscall.ECONNREFUSED
+	h.probe(ctx)
+	clock.Step(3 * time.Second)
+	check(false, "cannot use the API server (for 3s): connection refused")
+	api.readErr = nil
+	h.probe(ctx)
+	check(true, "ok")
+	if recovered != 1 {
+		t.Errorf("recovery callbacks: %d, want 1", recovered)
+	}
+
+	// A missing CRD names the kind and its resource.
+	api.mu.Lock()
+	delete(api.served, schema.GroupVersion{Group: "machineconfiguration.openshift.io", Version: "v1"})
+	api.served[schema.GroupVersion{Group: "config.openshift.io", Version: "v1"}] = []string{"imagedigestmirrorsets", "images",
+		"clusterversions", "clusterimagepolicies", "imagepolicies", "featuregates"}
+	api.mu.Unlock()
+	h.probe(ctx)
+	check(true, "ok") // discovery runs every 30 s, or after a failed watch
+	clock.Step(discoveryPeriod)
+	h.probe(ctx)
+	check(false, "the API server does not serve ImageTagMirrorSet (imagetagmirrorsets.config.openshift.io/v1), MachineConfig "+
+		"(machineconfigs.machineconfiguration.openshift.io/v1), MachineConfigPool (machineconfigpools.machineconfiguration.openshift.io/v1)")
+	api.serveAll()
+	h.probe(ctx)
+	check(true, "ok")
+	if recovered != 2 {
+		t.Errorf("recovery callbacks: %d, want 2", recovered)
+	}
+}
+
+func TestAFailedWatchProbesAtOnceAndAClosedOneDoesNot(t *testing.T) {
+	h := NewHealth((&fakeAPI{}).probes(), servedKinds(), nil, nil)
+	_, ctx := ktesting.NewTestContext(t)
+	handler := h.WatchErrorHandler("ImageDigestMirrorSet")
+	handler(ctx, nil, apierrors.NewResourceExpired("too old"))
+	select {
+	case <-h.kick:
+		t.Fatal("an expired resource version asked for a probe")
+	default:
+	}
+	handler(ctx, nil, errors.New("dial tcp 127.0.0.1:1: connect: connection refused"))
+	handler(ctx, nil, errors.New("again"))
+	select {
+	case <-h.kick:
+	case <-time.After(time.Second):
+		t.Fatal("a failed watch did not ask for a probe")
+	}
+	if !h.rediscover {
+		t.Error("a failed watch did not ask for discovery: its kind may be gone")
+	}
+}

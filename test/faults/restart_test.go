@@ -1,0 +1,118 @@
+package faults
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+)
+
+// down is how long each outage lasts.
+const down = 10 * time.Second
+
+func TestTheControllerRidesOutAnAPIServerRestartWithoutRestartingItself(t *testing.T) {
+	t.Run("while idle", func(t *testing.T) {
+		reset(t)
+		base := idms("restart-base", "m.local")
+		create(t, base)
+		c := startController(t, "controller", cp.KubeconfigPath, lease(t))
+		waitFor(t, 30*time.Second, "the first sync", expected(t, base))
+		waitReady(t, c, 10*time.Second)
+		_, before := current(t)
+
+		o := breakFor(t, c, down, cp.StopAPIServer, cp.StartAPIServer)
+		t.Logf("kube-apiserver down %s: /readyz failed %s after the stop (%q); ready again %s after kube-apiserver was; /healthz failed %d times",
+			down, o.notReadyAfter.Round(10*time.Millisecond), o.notReadyWhy, o.readyAfter.Round(10*time.Millisecond), o.healthzFailed)
+		assertOutage(t, o, "cannot use the API server")
+
+		after := idms("restart-after", "m.local")
+		create(t, after)
+		took := waitFor(t, time.Minute, "a change made after the restart", expected(t, base, after))
+		t.Logf("a change made after the restart was written %s later", took.Round(10*time.Millisecond))
+		assertWritesPerPool(t, before, 1)
+		assertLoggedOnce(t, c.Log(), "Cannot use the API server", "The API server answers again")
+	})
+
+	t.Run("in the middle of a burst", func(t *testing.T) {
+		reset(t)
+		c := startController(t, "controller", cp.KubeconfigPath, lease(t))
+		waitFor(t, 30*time.Second, "the first sync", expected(t))
+		waitReady(t, c, 10*time.Second)
+		h := recordHistory(t)
+		var objs []*configv1.ImageDigestMirrorSet
+		for i := range 100 {
+			objs = append(objs, idms(fmt.Sprintf("burst-%03d", i), "m.local"))
+		}
+		create(t, objs[:50]...)
+		o := breakFor(t, c, down, cp.StopAPIServer, cp.StartAPIServer)
+		restarted := time.Now().Add(-o.readyAfter)
+		create(t, objs[50:]...)
+		waitFor(t, time.Minute, "all 100 objects", expected(t, objs...))
+		t.Logf("kube-apiserver down %s after 50 of 100 creates: /readyz failed %s after the stop; ready %s after the restart; "+
+			"the 100 objects were written %s after the restart (the last 50 created after it)",
+			down, o.notReadyAfter.Round(10*time.Millisecond), o.readyAfter.Round(10*time.Millisecond), time.Since(restarted).Round(10*time.Millisecond))
+		assertOutage(t, o, "cannot use the API server")
+		h.assertNoRewrites(t)
+		for _, name := range generated {
+			t.Logf("%s: %d writes during the burst", name, len(h.of(name))-1)
+		}
+	})
+}
+
+func TestTheControllerRidesOutAnEtcdRestartUnderTheAPIServer(t *testing.T) {
+	reset(t)
+	base := idms("etcd-base", "m.local")
+	create(t, base)
+	c := startController(t, "controller", cp.KubeconfigPath, lease(t))
+	waitFor(t, 30*time.Second, "the first sync", expected(t, base))
+	waitReady(t, c, 10*time.Second)
+	_, before := current(t)
+
+	o := breakFor(t, c, down, cp.StopEtcd, cp.StartEtcd)
+	t.Logf("etcd down %s: /readyz failed %s after the stop (%q); ready again %s after kube-apiserver was; /healthz failed %d times",
+		down, o.notReadyAfter.Round(10*time.Millisecond), o.notReadyWhy, o.readyAfter.Round(10*time.Millisecond), o.healthzFailed)
+	assertOutage(t, o, "cannot use the API server")
+
+	after := idms("etcd-after", "m.local")
+	create(t, after)
+	took := waitFor(t, time.Minute, "a change made after the restart", expected(t, base, after))
+	t.Logf("a change made after the restart was written %s later", took.Round(10*time.Millisecond))
+	assertWritesPerPool(t, before, 1)
+}
+
+// assertOutage checks what every outage must show: /readyz failed, saying why, and /healthz never did.
+func assertOutage(t *testing.T, o outage, why string) {
+	t.Helper()
+	if o.notReadyAfter < 0 {
+		t.Errorf("/readyz never failed during the outage")
+	} else if !strings.Contains(o.notReadyWhy, why) {
+		t.Errorf("/readyz said %q, want it to say %q", o.notReadyWhy, why)
+	}
+	if o.healthzFailed > 0 {
+		t.Errorf("/healthz failed %d times: the kubelet would restart a controller that only waits", o.healthzFailed)
+	}
+}
+
+// assertWritesPerPool checks that each generated MachineConfig was written exactly n times since before (its
+// generations then): nothing was written twice.
+func assertWritesPerPool(t *testing.T, before map[string]int64, n int64) {
+	t.Helper()
+	_, now := current(t)
+	for _, name := range generated {
+		if got := now[name] - before[name]; got != n {
+			t.Errorf("%s written %d times, want %d", name, got, n)
+		}
+	}
+}
+
+// assertLoggedOnce checks that each line appears exactly once in the log.
+func assertLoggedOnce(t *testing.T, log string, lines ...string) {
+	t.Helper()
+	for _, l := range lines {
+		if n := strings.Count(log, l); n != 1 {
+			t.Errorf("%q logged %d times, want once", l, n)
+		}
+	}
+}

@@ -1,0 +1,292 @@
+// Package rbac proves least privilege: it applies manifests/ to a real API server and asks it, with
+// SubjectAccessReviews, about every verb on every resource it serves, for the controller's ServiceAccount.
+package rbac
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	authorizationv1 "k8s.io/api/authorization/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+
+	"github.com/openshift/registries-controller/test/framework"
+)
+
+// cp is the package's one control plane.
+var cp *framework.ControlPlane
+
+func TestMain(m *testing.M) {
+	framework.Run(m, func(c *framework.ControlPlane) error {
+		cp = c
+		return nil
+	})
+}
+
+const (
+	namespace      = "openshift-registries-controller"
+	serviceAccount = "registries-controller"
+)
+
+// anyNamespace is the scope of a permission that holds in every namespace (or for a cluster-scoped resource).
+const anyNamespace = "*"
+
+// permission is one verb on one resource (RESOURCE or RESOURCE/SUBRESOURCE) of one API group, in one scope: a
+// namespace, or anyNamespace.
+type permission struct {
+	verb, group, resource, scope string
+}
+
+func (p permission) String() string {
+	group := p.group
+	if group == "" {
+		group = "core"
+	}
+	return fmt.Sprintf("%s %s/%s in %s", p.verb, group, p.resource, p.scope)
+}
+
+// needed is what the controller uses, and so what manifests/ must grant: docs/reliability.md has the same table.
+var needed = func() map[permission]bool {
+	out := map[permission]bool{}
+	add := func(group string, resources, verbs []string, scope string) {
+		for _, r := range resources {
+			for _, v := range verbs {
+				out[permission{v, group, r, scope}] = true
+			}
+		}
+	}
+	listWatch := []string{"list", "watch"}
+	add("config.openshift.io", []string{"imagedigestmirrorsets", "imagetagmirrorsets", "images", "clusterversions",
+		"clusterimagepolicies", "imagepolicies", "featuregates"}, listWatch, anyNamespace)
+	add("operator.openshift.io", []string{"imagecontentsourcepolicies"}, listWatch, anyNamespace)
+	add("machineconfiguration.openshift.io", []string{"machineconfigpools"}, listWatch, anyNamespace)
+	add("machineconfiguration.openshift.io", []string{"machineconfigs"}, []string{"get", "list", "watch", "create", "update", "delete"}, anyNamespace)
+	add("", []string{"events"}, []string{"create", "patch"}, anyNamespace)
+	add("coordination.k8s.io", []string{"leases"}, []string{"get", "create", "update"}, namespace)
+	add("config.openshift.io", []string{"clusterimagepolicies/status", "imagepolicies/status"}, []string{"update"}, anyNamespace)
+	return out
+}()
+
+// verbs are every verb the API server authorizes, the special ones included.
+var verbs = []string{"get", "list", "watch", "create", "update", "patch", "delete", "deletecollection",
+	"escalate", "bind", "impersonate", "approve", "sign", "use"}
+
+// identities are what impersonation names; discovery does not list them.
+var identities = []resource{
+	{group: "", name: "users"}, {group: "", name: "groups"}, {group: "", name: "serviceaccounts", namespaced: true},
+	{group: "authentication.k8s.io", name: "userextras/scopes"}, {group: "authentication.k8s.io", name: "uids"},
+}
+
+type resource struct {
+	group, name string
+	namespaced  bool
+}
+
+func TestTheServiceAccountMayDoExactlyWhatTheControllerUsesAndNothingElse(t *testing.T) {
+	ctx := context.Background()
+	root, err := framework.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifests := filepath.Join(root, "manifests")
+	if _, stderr, err := cp.Kubectl(ctx, nil, "apply", "-f", manifests); err != nil {
+		t.Fatalf("kubectl apply -f manifests: %v: %s", err, stderr)
+	}
+	// A ServiceAccount bound to nothing shows what every authenticated user may do (discovery, self reviews):
+	// only what the controller's ServiceAccount may do beyond it comes from manifests/.
+	unbound := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "unbound", Namespace: namespace}}
+	if _, err := cp.Kube.CoreV1().ServiceAccounts(namespace).Create(ctx, unbound, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	resources := discover(t)
+	scopes := namespacesOf(t, manifests)
+	var questions []permission
+	for _, r := range resources {
+		for _, v := range verbs {
+			questions = append(questions, permission{v, r.group, r.name, anyNamespace})
+			if r.namespaced {
+				for _, ns := range scopes {
+					questions = append(questions, permission{v, r.group, r.name, ns})
+				}
+			}
+		}
+	}
+	granted := grantedBeyondUnbound(t, questions)
+
+	// What a grant in every namespace implies is not listed again per namespace.
+	for p := range granted {
+		if p.scope != anyNamespace && granted[permission{p.verb, p.group, p.resource, anyNamespace}] {
+			delete(granted, p)
+		}
+	}
+	var extra, missing []string
+	for p := range granted {
+		if _, ok := needed[p]; !ok {
+			extra = append(extra, p.String())
+		}
+	}
+	for p := range needed {
+		if !granted[p] {
+			missing = append(missing, p.String())
+		}
+	}
+	sort.Strings(extra)
+	sort.Strings(missing)
+	if len(extra) > 0 {
+		t.Errorf("manifests/ grants the ServiceAccount more than the controller uses:\n  %s", strings.Join(extra, "\n  "))
+	}
+	if len(missing) > 0 {
+		t.Errorf("manifests/ does not grant what the controller uses:\n  %s", strings.Join(missing, "\n  "))
+	}
+	t.Logf("%d questions on %d resources and %d scopes; granted beyond any authenticated user: %d", len(questions), len(resources),
+		len(scopes)+1, len(granted))
+
+	// Said plainly, whatever the table: no Secret anywhere, no Lease elsewhere, no privilege escalation.
+	nss, err := cp.Kube.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var denied []permission
+	for _, ns := range nss.Items {
+		for _, v := range []string{"get", "list", "watch"} {
+			denied = append(denied, permission{v, "", "secrets", ns.Name})
+		}
+		if ns.Name != namespace {
+			denied = append(denied, permission{"update", "coordination.k8s.io", "leases", ns.Name})
+		}
+	}
+	denied = append(denied, permission{"list", "", "secrets", anyNamespace},
+		permission{"escalate", "rbac.authorization.k8s.io", "clusterroles", anyNamespace},
+		permission{"bind", "rbac.authorization.k8s.io", "clusterroles", anyNamespace},
+		permission{"impersonate", "", "users", anyNamespace},
+		permission{"impersonate", "", "serviceaccounts", anyNamespace})
+	for _, p := range denied {
+		if allowed(t, serviceAccount, p) {
+			t.Errorf("the ServiceAccount may %s", p)
+		}
+	}
+}
+
+// discover returns every resource and subresource the API server serves, in every group version, and the
+// identities impersonation names.
+func discover(t *testing.T) []resource {
+	t.Helper()
+	_, lists, err := cp.Kube.Discovery().ServerGroupsAndResources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[resource]bool{}
+	out := append([]resource(nil), identities...)
+	for _, list := range lists {
+		gv, err := schema.ParseGroupVersion(list.GroupVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range list.APIResources {
+			res := resource{group: gv.Group, name: r.Name, namespaced: r.Namespaced}
+			if !seen[res] {
+				seen[res] = true
+				out = append(out, res)
+			}
+		}
+	}
+	return out
+}
+
+// namespacesOf returns "default" and every namespace the manifests in dir name: a Role or RoleBinding there is
+// the only way they can grant anything in one namespace and not in all.
+func namespacesOf(t *testing.T, dir string) []string {
+	t.Helper()
+	set := map[string]bool{metav1.NamespaceDefault: true}
+	paths, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, doc := range strings.Split(string(data), "\n---") {
+			var obj struct {
+				Kind     string
+				Metadata struct{ Name, Namespace string }
+			}
+			if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if obj.Metadata.Namespace != "" {
+				set[obj.Metadata.Namespace] = true
+			}
+			if obj.Kind == "Namespace" {
+				set[obj.Metadata.Name] = true
+			}
+		}
+	}
+	var out []string
+	for ns := range set {
+		out = append(out, ns)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// grantedBeyondUnbound asks every question for the controller's ServiceAccount, and for the unbound one where
+// the answer is yes, with a few requests in flight.
+func grantedBeyondUnbound(t *testing.T, questions []permission) map[permission]bool {
+	t.Helper()
+	granted := map[permission]bool{}
+	var mu sync.Mutex
+	work := make(chan permission)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range work {
+				if allowed(t, serviceAccount, p) && !allowed(t, "unbound", p) {
+					mu.Lock()
+					granted[p] = true
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for _, q := range questions {
+		work <- q
+	}
+	close(work)
+	wg.Wait()
+	return granted
+}
+
+// allowed asks the API server whether the ServiceAccount sa of the controller's namespace may do p.
+func allowed(t *testing.T, sa string, p permission) bool {
+	resource, sub, _ := strings.Cut(p.resource, "/")
+	ns := p.scope
+	if ns == anyNamespace {
+		ns = ""
+	}
+	review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
+		User:   "system:serviceaccount:" + namespace + ":" + sa,
+		Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + namespace, "system:authenticated"},
+		ResourceAttributes: &authorizationv1.ResourceAttributes{
+			Namespace: ns, Verb: p.verb, Group: p.group, Resource: resource, Subresource: sub,
+		},
+	}}
+	got, err := cp.Kube.AuthorizationV1().SubjectAccessReviews().Create(context.Background(), review, metav1.CreateOptions{})
+	if err != nil {
+		t.Errorf("SubjectAccessReview %s: %v", p, err)
+		return false
+	}
+	return got.Status.Allowed
+}
