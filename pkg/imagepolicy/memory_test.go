@@ -28,7 +28,11 @@ func TestMirrorLookupWritesNoFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if merge.Loaded.SystemContext() != nil {
+		loaded, err := merge.Loaded()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if loaded.SystemContext() != nil {
 			t.Fatal("the merge's registries.conf model is backed by a file")
 		}
 		res, err := imagepolicy.Render(in, merge)

@@ -68,7 +68,11 @@ func Render(in *inputs.Inputs, merge *registries.Result) (*Result, error) {
 	if len(uses) == 0 {
 		return res, nil
 	}
-	keys, problems := sigstoreKeys(uses, merge.Loaded)
+	loaded, err := merge.Loaded()
+	if err != nil {
+		return res, err
+	}
+	keys, problems := sigstoreKeys(uses, loaded)
 	problems = append(problems, baseCollisions(keys)...)
 	if len(problems) > 0 {
 		inputs.SortProblems(problems)

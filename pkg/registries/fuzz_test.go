@@ -284,7 +284,11 @@ func checkResultLoads(t *testing.T, in *inputs.Inputs, res *registries.Result) {
 	if err := checkNotShadowed(c); err != nil {
 		t.Fatalf("%v\ninput:\n%s\nfile:\n%s", err, formatInputs(in), res.RegistriesConf)
 	}
-	if err := checkSameLookups(res.Loaded, c); err != nil {
+	mem, err := res.Loaded()
+	if err != nil {
+		t.Fatalf("the in-memory model: %v\ninput:\n%s", err, formatInputs(in))
+	}
+	if err := checkSameLookups(mem, c); err != nil {
 		t.Fatalf("the in-memory lookups differ from containers/image's: %v\ninput:\n%s\nfile:\n%s", err, formatInputs(in), res.RegistriesConf)
 	}
 }

@@ -97,7 +97,11 @@ func payloadHasUnblockedMirror(ref reference.Named, at inputs.FieldRef, digestSe
 			return nil, false, fmt.Errorf("checking the release payload against blocked registries: %w", err)
 		}
 	}
-	pull, err := r.loaded.PullSources(digested)
+	loaded, err := r.model()
+	if err != nil {
+		return nil, false, err
+	}
+	pull, err := loaded.PullSources(digested)
 	if err != nil {
 		// containers/image cannot even list where the pull would go (a mirror it cannot rewrite the
 		// payload's name to): the payload would not be pullable, whatever is blocked.
