@@ -5,9 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -354,41 +351,15 @@ func events(t testing.TB, name, reason string) []corev1.Event {
 	return list.Items
 }
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
-// controllerBinary returns the registries-controller binary: $REGISTRIES_CONTROLLER_BIN (set by
-// make test), or one built for this test run.
+// controllerBinary returns the registries-controller binary (framework.ControllerBinary: $REGISTRIES_CONTROLLER_BIN,
+// set by make test, or one built for this test run).
 func controllerBinary(t testing.TB) string {
 	t.Helper()
-	binOnce.Do(func() {
-		if binPath = os.Getenv("REGISTRIES_CONTROLLER_BIN"); binPath != "" {
-			return
-		}
-		root, err := framework.RepoRoot()
-		if err != nil {
-			binErr = err
-			return
-		}
-		dir, err := os.MkdirTemp("", "registries-controller-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "registries-controller")
-		cmd := exec.Command("go", "build", "-tags=containers_image_openpgp", "-o", binPath, "./cmd/registries-controller")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("building the controller: %v: %s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
+	bin, err := framework.ControllerBinary()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return binPath
+	return bin
 }
 
 // gauge returns the value of the series of a gauge of the controller's registry with the label pool; -1 when there
