@@ -40,7 +40,7 @@ done
 
 start=$SECONDS
 echo "test-assets: building kube-apiserver and kubectl $k8s_version, etcd $etcd_version, once (cached in $dir)." >&2
-echo "test-assets: on a fresh 2-core machine this takes 10 to 30 minutes; progress is printed every minute." >&2
+echo "test-assets: on a fresh 2-core machine this takes about 9 minutes when the machine is otherwise idle, up to 30 when it is busy; progress is printed every minute." >&2
 # A line a minute while a step runs, so a long first run is visibly alive.
 progress() {
 	local step=$1
