@@ -22,18 +22,12 @@ import (
 // runLive explains ref against the files the nodes of the pool run now, and says how the answer changes once a
 // newer configuration rolling out to the pool is live.
 func (o *explainOptions) runLive(ctx context.Context, stdout, stderr io.Writer, ref string) error {
-	cfg, err := restConfig(o.kubeconfig)
-	if err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(ctx, previewTimeout)
 	defer cancel()
-	r, stop, err := cluster.Connect(ctx, cfg)
+	r, _, err := readCluster(ctx, o.kubeconfig)
 	if err != nil {
 		return err
 	}
-	// The caches stop being filled; what was read stays readable.
-	stop()
 	pool := r.Pool(o.pool)
 	if pool == nil {
 		return fmt.Errorf("MachineConfigPool %s does not exist", o.pool)

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/openshift/registries-controller/pkg/cluster"
 	"github.com/openshift/registries-controller/pkg/version"
 )
 
@@ -19,4 +21,20 @@ func restConfig(kubeconfig string) (*rest.Config, error) {
 		return nil, fmt.Errorf("loading the client configuration: %w", err)
 	}
 	return rest.AddUserAgent(cfg, "registries-controller/"+version.Version), nil
+}
+
+// readCluster reads the cluster the kubeconfig points at once, as the controller gathers it (cluster.Connect),
+// then stops the informers: what was read stays readable. It returns the client configuration too, for
+// commands that read more.
+func readCluster(ctx context.Context, kubeconfig string) (*cluster.Reader, *rest.Config, error) {
+	cfg, err := restConfig(kubeconfig)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, stop, err := cluster.Connect(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	stop()
+	return r, cfg, nil
 }

@@ -118,16 +118,10 @@ func (o *migrateOptions) read(ctx context.Context, stderr io.Writer) (*inputs.In
 		}
 		return &objs.Inputs, o.manifests, nil, nil
 	}
-	cfg, err := restConfig(o.kubeconfig)
+	r, cfg, err := readCluster(ctx, o.kubeconfig)
 	if err != nil {
 		return nil, "", nil, err
 	}
-	r, stop, err := cluster.Connect(ctx, cfg)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	// The caches stop being filled; what was read stays readable.
-	stop()
 	return r.Inputs(), "the cluster at " + cfg.Host, r, nil
 }
 

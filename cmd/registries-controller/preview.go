@@ -100,18 +100,12 @@ func (o *previewOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	for _, s := range objs.Skipped {
 		fmt.Fprintln(stderr, s)
 	}
-	cfg, err := restConfig(o.kubeconfig)
-	if err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(ctx, previewTimeout)
 	defer cancel()
-	r, stop, err := cluster.Connect(ctx, cfg)
+	r, cfg, err := readCluster(ctx, o.kubeconfig)
 	if err != nil {
 		return err
 	}
-	// The caches stop being filled; what was read stays readable.
-	stop()
 	nodes, err := cluster.ReadNodeDisruption(ctx, cfg)
 	if err != nil {
 		return err

@@ -1,9 +1,6 @@
 package integration
 
 import (
-	"bytes"
-	"errors"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,20 +14,9 @@ import (
 // runWait runs the real binary's wait against the control plane and returns its output and exit status.
 func runWait(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	cmd := exec.Command(controllerBinary(t), append([]string{"wait"}, args...)...)
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	default:
-		t.Fatal(err)
-	}
-	t.Logf("wait %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, out.String(), errOut.String())
-	return out.String(), errOut.String(), code
+	stdout, stderr, code = runBinary(t, append([]string{"wait"}, args...)...)
+	t.Logf("wait %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, stdout, stderr)
+	return stdout, stderr, code
 }
 
 func lines(s string) []string { return strings.Split(strings.TrimSpace(s), "\n") }

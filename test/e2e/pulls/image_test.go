@@ -15,6 +15,7 @@ import (
 	"github.com/containers/image/v5/docker"
 	"github.com/containers/image/v5/oci/layout"
 	"github.com/containers/image/v5/signature"
+	"github.com/containers/image/v5/transports"
 	"github.com/containers/image/v5/types"
 	"github.com/opencontainers/go-digest"
 	specs "github.com/opencontainers/image-spec/specs-go"
@@ -108,23 +109,43 @@ func acceptAnything(t *testing.T) *signature.PolicyContext {
 // "127.0.0.1:5000/mirror/team/app:v1"). sys must reach the registry (trusted CA, or insecure for HTTP).
 func (img *testImage) push(t *testing.T, sys *types.SystemContext, dest string) {
 	t.Helper()
-	src, err := layout.NewReference(img.layoutDir, layoutTag)
+	m := copyAccepting(t, img.layoutRef(t), dockerRef(t, "//"+dest), &copy.Options{DestinationCtx: sys})
+	if got := digest.FromBytes(m); got != img.Digest {
+		t.Fatalf("pushing %s changed the manifest: digest %s, want %s", dest, got, img.Digest)
+	}
+}
+
+// layoutRef is the image in its OCI layout.
+func (img *testImage) layoutRef(t *testing.T) types.ImageReference {
+	t.Helper()
+	ref, err := layout.NewReference(img.layoutDir, layoutTag)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dst, err := docker.ParseReference("//" + dest)
+	return ref
+}
+
+// dockerRef parses a docker transport reference ("//host/repo:tag").
+func dockerRef(t *testing.T, s string) types.ImageReference {
+	t.Helper()
+	ref, err := docker.ParseReference(s)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ref
+}
+
+// copyAccepting copies src to dst with containers/image's copy package under a policy that accepts anything, and
+// returns the manifest written.
+func copyAccepting(t *testing.T, src, dst types.ImageReference, opts *copy.Options) []byte {
+	t.Helper()
 	pc := acceptAnything(t)
 	defer pc.Destroy()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	m, err := copy.Image(ctx, pc, dst, src, &copy.Options{DestinationCtx: sys})
+	m, err := copy.Image(ctx, pc, dst, src, opts)
 	if err != nil {
-		t.Fatalf("pushing %s: %v", dest, err)
+		t.Fatalf("copying %s to %s: %v", transports.ImageName(src), transports.ImageName(dst), err)
 	}
-	if got := digest.FromBytes(m); got != img.Digest {
-		t.Fatalf("pushing %s changed the manifest: digest %s, want %s", dest, got, img.Digest)
-	}
+	return m
 }

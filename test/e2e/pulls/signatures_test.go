@@ -1,16 +1,12 @@
 package pulls
 
 import (
-	"context"
 	"encoding/base64"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/containers/image/v5/copy"
-	"github.com/containers/image/v5/docker"
-	"github.com/containers/image/v5/oci/layout"
 	"github.com/containers/image/v5/signature/signer"
 	"github.com/containers/image/v5/signature/sigstore"
 	"github.com/containers/image/v5/types"
@@ -103,41 +99,13 @@ func newSignedEnv(t *testing.T) *signedEnv {
 // pushSigned pushes the image to dest ("host/repo:tag"), signed by signers with sigstore attachments.
 func (img *testImage) pushSigned(t *testing.T, sys *types.SystemContext, dest string, signers []*signer.Signer) {
 	t.Helper()
-	src, err := layout.NewReference(img.layoutDir, layoutTag)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dst, err := docker.ParseReference("//" + dest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pc := acceptAnything(t)
-	defer pc.Destroy()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := copy.Image(ctx, pc, dst, src, &copy.Options{DestinationCtx: sys, Signers: signers}); err != nil {
-		t.Fatalf("pushing %s: %v", dest, err)
-	}
+	copyAccepting(t, img.layoutRef(t), dockerRef(t, "//"+dest), &copy.Options{DestinationCtx: sys, Signers: signers})
 }
 
 // copyImage copies an image between registries with its signatures, as `skopeo copy` mirrors a repository.
 func copyImage(t *testing.T, sys *types.SystemContext, from, to string) {
 	t.Helper()
-	src, err := docker.ParseReference(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dst, err := docker.ParseReference(to)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pc := acceptAnything(t)
-	defer pc.Destroy()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := copy.Image(ctx, pc, dst, src, &copy.Options{SourceCtx: sys, DestinationCtx: sys}); err != nil {
-		t.Fatalf("copying %s to %s: %v", from, to, err)
-	}
+	copyAccepting(t, dockerRef(t, from), dockerRef(t, to), &copy.Options{SourceCtx: sys, DestinationCtx: sys})
 }
 
 // registriesD writes a node's /etc/containers/registries.d: the OS's base files and the rendered ones, with
