@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Prints a file of a pool's generated MachineConfig as it lands on a node.
+# Prints a file of a pool's generated MachineConfigs as it lands on a node: the registries one
+# (99-<pool>-generated-registries) or the credential providers one (97-<pool>-generated-credentialproviderconfig),
+# whichever writes PATH.
 #   hack/show-file.sh [POOL] [PATH]     defaults: worker /etc/containers/registries.conf
 # Uses $KUBECTL (or kubectl) with the current KUBECONFIG.
 set -euo pipefail
 pool=${1:-worker}
 path=${2:-/etc/containers/registries.conf}
 kubectl=${KUBECTL:-kubectl}
-source=$("$kubectl" get machineconfig "99-${pool}-generated-registries" \
-	-o jsonpath="{.spec.config.storage.files[?(@.path==\"${path}\")].contents.source}")
-if [ -z "$source" ]; then
-	echo "99-${pool}-generated-registries writes no ${path}" >&2
-	exit 1
-fi
-printf '%s' "${source#*,}" | base64 -d
+names=("99-${pool}-generated-registries" "97-${pool}-generated-credentialproviderconfig")
+for name in "${names[@]}"; do
+	source=$("$kubectl" get machineconfig "$name" --ignore-not-found \
+		-o jsonpath="{.spec.config.storage.files[?(@.path==\"${path}\")].contents.source}")
+	if [ -n "$source" ]; then
+		printf '%s' "${source#*,}" | base64 -d
+		exit 0
+	fi
+done
+echo "neither ${names[*]} writes ${path}" >&2
+exit 1

@@ -11,6 +11,7 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/cluster"
 	"github.com/openshift/registries-controller/pkg/explain"
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
@@ -108,7 +109,7 @@ func (o *explainOptions) provenance(r *cluster.Reader, pool *mcfgv1.MachineConfi
 	if err != nil {
 		return nil, err
 	}
-	want, err := r.Expect(pool, out.Files)
+	want, err := r.Expect(pool, generated.Registries, out.Files(generated.Registries))
 	if err != nil {
 		return nil, err
 	}
@@ -134,18 +135,19 @@ type pending struct {
 // rollingOut returns the configuration that rolls out to pool: its generated MachineConfig, when the files it
 // brings are not those the nodes run (files). None when they are, or nothing was generated yet.
 func rollingOut(r *cluster.Reader, pool *mcfgv1.MachineConfigPool, files nodefiles.Files) (pending, error) {
-	gen, err := r.Generated(pool)
+	gen, err := r.Generated(pool, generated.Registries)
 	if apierrors.IsNotFound(err) {
 		return pending{}, nil
 	}
 	if err != nil {
 		return pending{}, err
 	}
-	genFiles, err := render.Files(gen)
+	genConfig, err := r.Decoder().Decode(gen)
 	if err != nil {
 		return pending{}, err
 	}
-	want, err := r.Expect(pool, genFiles)
+	genFiles := genConfig.Files
+	want, err := r.Expect(pool, generated.Registries, genFiles)
 	if err != nil {
 		return pending{}, err
 	}
@@ -153,6 +155,6 @@ func rollingOut(r *cluster.Reader, pool *mcfgv1.MachineConfigPool, files nodefil
 	if d == "" {
 		return pending{}, nil
 	}
-	st, err := r.Rollout(pool, genFiles)
+	st, err := r.Rollout(pool, generated.Registries, genFiles)
 	return pending{files: want.Files, generated: gen.Name, difference: d, state: st}, err
 }

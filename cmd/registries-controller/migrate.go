@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputfiles"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/migrate"
@@ -41,7 +42,7 @@ the new one is named <name>-icsp.
 
 It then proves the swap over the whole input set (every object in -f DIR, or on the cluster): each pool's
 MachineConfig rendered with the ImageDigestMirrorSets added, and with them in place of the policies, must be
-identical in meaning to the one rendered from the inputs as they are: render.Differences, which the
+identical in meaning to the one rendered from the inputs as they are: generated.Differences, which the
 controller uses to decide whether to write, finds no difference in the decoded files, their modes and
 attributes, labels, annotations or owner references. So no node rolls, neither after applying the
 ImageDigestMirrorSets nor after deleting the policies. It prints what to apply and what to delete.
@@ -99,8 +100,8 @@ func (o *migrateOptions) run(ctx context.Context, stdout, stderr io.Writer) erro
 		printNotNeutral(report, plan, proof)
 		return &exitError{code: 1}
 	}
-	fmt.Fprintf(report, "proven neutral, no node rolls: for pools %s, render.Differences finds nothing between today's\n"+
-		"  MachineConfig and the one rendered %s, nor %s\n"+
+	fmt.Fprintf(report, "proven neutral, no node rolls: for pools %s, the controller's comparison finds nothing between today's\n"+
+		"  MachineConfigs and those rendered %s, nor %s\n"+
 		"  (it compares the decoded files, their modes, and the labels, annotations and owner references)\n",
 		strings.Join(proof.Pools, ", "), migrate.Added, migrate.Swapped)
 	return o.write(stdout, report, plan)
@@ -147,15 +148,21 @@ func printPlan(w io.Writer, plan *migrate.Plan) {
 // Metadata (e.g. the version annotation of another build) is not compared.
 func printLiveDifferences(w io.Writer, proof *migrate.Proof, r *cluster.Reader) {
 	for _, want := range proof.Today {
-		have, err := r.MachineConfigs().Get(want.Name)
+		have, err := r.MachineConfigs().Get(want.Key.Name())
 		if err != nil {
 			continue // not written yet: nothing to compare
 		}
-		spec := want.DeepCopy()
-		spec.Labels, spec.Annotations, spec.OwnerReferences = nil, nil, nil
-		if d := render.Differences(have, spec); len(d) > 0 {
+		cfg, err := r.Decoder().Decode(have)
+		if err != nil {
+			fmt.Fprintf(w, "note: MachineConfig %s in the cluster does not decode: %v\n", want.Key.Name(), err)
+			continue
+		}
+		spec := *want
+		spec.Object = want.Object.DeepCopy()
+		spec.Object.Labels, spec.Object.Annotations, spec.Object.OwnerReferences = nil, nil, nil
+		if d := generated.Strings(generated.Differences(have, cfg, &spec)); len(d) > 0 {
 			fmt.Fprintf(w, "note: MachineConfig %s in the cluster differs from a render of its inputs (%s): the controller has "+
-				"not written it yet, or another writer did; the proof compares renders of the inputs\n", want.Name, strings.Join(d, "; "))
+				"not written it yet, or another writer did; the proof compares renders of the inputs\n", want.Key.Name(), strings.Join(d, "; "))
 		}
 	}
 }
@@ -174,7 +181,7 @@ func printNotNeutral(w io.Writer, plan *migrate.Plan, proof *migrate.Proof) {
 		}
 		for _, d := range proof.Differences {
 			if d.Step == step {
-				fmt.Fprintf(w, "%s, pool %s: %s\n", step, d.Pool, strings.Join(d.Lines, "; "))
+				fmt.Fprintf(w, "%s, MachineConfig %s: %s\n", step, d.Key.Name(), strings.Join(d.Lines, "; "))
 			}
 		}
 		for _, l := range proof.Files[step] {

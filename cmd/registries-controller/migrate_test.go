@@ -90,7 +90,7 @@ func TestMigrateICSPOfTheExamplesWritesAnIDMSThatRendersTheSame(t *testing.T) {
 	}
 	for _, want := range []string{
 		`ImageContentSourcePolicy "legacy-ubi" -> ImageDigestMirrorSet "legacy-ubi" (1 entry, AllowContactingSource)`,
-		"proven neutral, no node rolls: for pools master, worker, render.Differences finds nothing",
+		"proven neutral, no node rolls: for pools master, worker, the controller's comparison finds nothing",
 		"wrote " + filepath.Join(out, "legacy-ubi.yaml"),
 		"  kubectl apply -f " + out,
 		"  kubectl delete imagecontentsourcepolicy legacy-ubi",
@@ -275,7 +275,7 @@ spec:
 	for _, want := range []string{
 		`ImageContentSourcePolicy "team" -> ImageDigestMirrorSet "team" (1 entry, AllowContactingSource): replaces ImageDigestMirrorSet "team", written by an earlier migration`,
 		"NOT neutral: nodes would roll; nothing written",
-		"with the ImageDigestMirrorSets added, pool worker: file /etc/containers/registries.conf: contents differ",
+		"with the ImageDigestMirrorSets added, MachineConfig 99-worker-generated-registries: file /etc/containers/registries.conf: contents differ",
 		`  /etc/containers/registries.conf: - location = "m2.local/team"`,
 	} {
 		if !strings.Contains(stdout, want) {

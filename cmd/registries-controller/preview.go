@@ -15,6 +15,7 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/cluster"
 	"github.com/openshift/registries-controller/pkg/controller"
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputfiles"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodeaction"
@@ -131,7 +132,7 @@ func (o *previewOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	pools, err := preview.Compare(render.PoolNames(in.Pools), out, r.MachineConfigs().Get)
+	pools, err := preview.Compare(generated.BuiltInPools(in.Pools), out, r.MachineConfigs().Get, r.Decoder())
 	if err != nil {
 		return err
 	}

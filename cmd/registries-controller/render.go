@@ -82,15 +82,14 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	}
 	files := map[string][]byte{}
 	for _, mc := range out.MachineConfigs {
-		data, err := machineConfigYAML(mc)
+		data, err := machineConfigYAML(mc.Object)
 		if err != nil {
 			return err
 		}
-		files[filepath.Join(o.output, mc.Name+".yaml")] = data
+		files[filepath.Join(o.output, mc.Key.Name()+".yaml")] = data
 		if o.nodeRoot != "" {
-			pool := mc.Labels[mcfgv1.MachineConfigRoleLabelKey]
-			for _, f := range out.Files {
-				files[filepath.Join(o.nodeRoot, pool, filepath.FromSlash(f.Path))] = f.Data
+			for _, f := range mc.Files {
+				files[filepath.Join(o.nodeRoot, mc.Key.Pool, filepath.FromSlash(f.Path))] = f.Data
 			}
 		}
 	}
@@ -98,11 +97,18 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "read %s from %s\n", objs.Summary(), o.manifests)
-	for _, mc := range out.MachineConfigs {
-		fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(o.output, mc.Name+".yaml"))
-	}
-	for _, f := range out.Files {
-		fmt.Fprintf(stdout, "  %s (%d bytes)\n", f.Path, len(f.Data))
+	for _, r := range out.Outputs {
+		if r.State != render.Written {
+			continue
+		}
+		for _, mc := range out.MachineConfigs {
+			if mc.Key.Output == r.Output {
+				fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(o.output, mc.Key.Name()+".yaml"))
+			}
+		}
+		for _, f := range r.Files {
+			fmt.Fprintf(stdout, "  %s (%d bytes)\n", f.Path, len(f.Data))
+		}
 	}
 	if o.nodeRoot != "" {
 		fmt.Fprintf(stdout, "node files under %s/<pool>/\n", o.nodeRoot)

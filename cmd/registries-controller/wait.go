@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
@@ -161,7 +162,7 @@ func (w *waiter) look(checker render.Checker) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if w.output != nil && !slices.EqualFunc(w.output.Files, out.Files, sameFile) {
+		if w.output != nil && !slices.EqualFunc(w.output.AllFiles(), out.AllFiles(), sameFile) {
 			fmt.Fprintln(w.stdout, "the inputs changed: waiting for the new render")
 		}
 		first := w.output == nil
@@ -180,7 +181,7 @@ func (w *waiter) look(checker render.Checker) (bool, error) {
 		if pool == nil {
 			return false, fmt.Errorf("MachineConfigPool %s does not exist", name)
 		}
-		st, err := w.reader.Rollout(pool, w.output.Files)
+		st, err := w.reader.PoolRollout(pool, w.output)
 		if err != nil {
 			return false, err
 		}
@@ -212,16 +213,13 @@ func (w *waiter) poolNames(in *inputs.Inputs) ([]string, error) {
 	if len(w.pools) > 0 {
 		return w.pools, nil
 	}
-	var names []string
-	for _, p := range in.Pools {
-		if _, builtIn := p.Labels[render.BuiltInPoolLabel]; builtIn {
-			names = append(names, p.Name)
-		}
+	if len(in.Pools) == 0 {
+		return nil, errors.New("no built-in MachineConfigPool exists; name the pools to wait for with --pool")
 	}
+	names := generated.BuiltInPools(in.Pools)
 	if len(names) == 0 {
 		return nil, errors.New("no built-in MachineConfigPool exists; name the pools to wait for with --pool")
 	}
-	slices.Sort(names)
 	return names, nil
 }
 

@@ -9,7 +9,7 @@
 //	if err != nil { ... }
 //	defer stop()
 //	out, err := render.Render(r.Inputs(), opts)
-//	st, err := r.Rollout(pool, out.Files) // where out stands on pool
+//	st, err := r.Rollout(pool, generated.Registries, out.Files(generated.Registries)) // where out stands on pool
 package cluster
 
 import (
@@ -20,8 +20,10 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/rollout"
 )
 
@@ -38,12 +40,19 @@ type Reader struct {
 	configs cache.SharedIndexInformer
 	lister  mcfglisters.MachineConfigLister
 	synced  []cache.InformerSynced
+	// decoder decodes each version of a MachineConfig once: generated ones at every sync, rendered ones at every
+	// rollout check.
+	decoder *generated.Decoder
 }
+
+// decoderSize bounds the MachineConfigs whose decoded config a Reader keeps: the generated ones and the rendered
+// configs of a few pools, current and previous.
+const decoderSize = 64
 
 // NewReader registers with inf an informer for every input kind (inputs.Kinds) and for MachineConfigs. It
 // starts nothing: start inf once every informer is registered.
 func NewReader(inf Informers) (*Reader, error) {
-	r := &Reader{}
+	r := &Reader{decoder: generated.NewDecoder(decoderSize)}
 	for _, k := range inputs.Kinds {
 		informer, err := inf.ForResource(k.GroupVersionResource())
 		if err != nil {
@@ -112,60 +121,90 @@ func (r *Reader) Pool(name string) *mcfgv1.MachineConfigPool {
 	return p
 }
 
+// Decoder returns the Reader's MachineConfig decoder, which decodes each version of a MachineConfig once.
+func (r *Reader) Decoder() *generated.Decoder { return r.decoder }
+
 // Running returns the rendered config every node of pool runs, as its status names it (status.configuration),
-// and its files at the paths a render may write (rollout.ManagedFiles): what a node has before a change, e.g.
-// for `preview`. The error says the pool has no rendered config yet, or it cannot be read.
+// and its files at the paths a render may write (generated.Managed): what a node has before a change, e.g. for
+// `preview`. The error says the pool has no rendered config yet, or it cannot be read.
 func (r *Reader) Running(pool *mcfgv1.MachineConfigPool) (string, nodefiles.Files, error) {
 	name := pool.Status.Configuration.Name
 	if name == "" {
 		return "", nil, fmt.Errorf("MachineConfigPool %s has no rendered config in its status yet", pool.Name)
 	}
-	files, err := r.Rendered(name)
-	if err != nil {
-		return name, nil, fmt.Errorf("the rendered config of MachineConfigPool %s: %w", pool.Name, err)
-	}
-	return name, files, nil
-}
-
-// Rendered returns the files the MachineConfig name (a rendered config) writes at the paths a render may write
-// (rollout.ManagedFiles), sorted by path.
-func (r *Reader) Rendered(name string) (nodefiles.Files, error) {
 	mc, err := r.lister.Get(name)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		var files nodefiles.Files
+		if files, err = rollout.ManagedFiles(r.decoder, mc, generated.Managed); err == nil {
+			return name, files, nil
+		}
 	}
-	return rollout.ManagedFiles(mc)
+	return name, nil, fmt.Errorf("the rendered config of MachineConfigPool %s: %w", pool.Name, err)
 }
 
-// Generated returns the generated MachineConfig whose files pool's nodes get (rollout.GeneratedFor: a built-in
+// Generated returns output's generated MachineConfig whose files pool's nodes get (rollout.GeneratedFor: a built-in
 // pool's own, the worker one for a custom pool), or an error for which apierrors.IsNotFound is true when the
 // controller has not written it.
-func (r *Reader) Generated(pool *mcfgv1.MachineConfigPool) (*mcfgv1.MachineConfig, error) {
+func (r *Reader) Generated(pool *mcfgv1.MachineConfigPool, output *generated.Output) (*mcfgv1.MachineConfig, error) {
 	configs, err := r.lister.List(labels.Everything())
 	if err != nil {
 		return nil, fmt.Errorf("listing MachineConfigs: %w", err)
 	}
-	return r.lister.Get(rollout.GeneratedFor(pool, configs))
+	return r.lister.Get(rollout.GeneratedFor(pool, configs, output))
 }
 
-// Expect returns what pool's rendered config must hold for files, a render's node files, to be live there
-// (rollout.Expect), with the MachineConfigs the cluster holds now: Want.Files are the files its nodes will run
-// at the managed paths once files roll out, e.g. to compare with Running.
-func (r *Reader) Expect(pool *mcfgv1.MachineConfigPool, files nodefiles.Files) (rollout.Want, error) {
+// Expect returns what pool's rendered config must hold for files, a render's node files of output, to be live
+// there (rollout.Expect), with the MachineConfigs the cluster holds now: Want.Files are the files its nodes will run
+// at the output's paths once files roll out, e.g. to compare with Running.
+func (r *Reader) Expect(pool *mcfgv1.MachineConfigPool, output *generated.Output, files nodefiles.Files) (rollout.Want, error) {
 	configs, err := r.lister.List(labels.Everything())
 	if err != nil {
 		return rollout.Want{}, fmt.Errorf("listing MachineConfigs: %w", err)
 	}
-	return rollout.Expect(pool, configs, rollout.GeneratedFor(pool, configs), files)
+	return rollout.Expect(pool, configs, r.decoder, output, files)
 }
 
-// Rollout returns where files, a render's node files, stand on pool (rollout.Judge), with what the cluster's
-// MachineConfigs say now. The error is about the pool's other MachineConfigs (one that cannot be read) or its
-// selector.
-func (r *Reader) Rollout(pool *mcfgv1.MachineConfigPool, files nodefiles.Files) (rollout.State, error) {
-	want, err := r.Expect(pool, files)
+// Rollout returns where files, a render's node files of output, stand on pool (rollout.Judge), with what the
+// cluster's MachineConfigs say now. The error is about the pool's other MachineConfigs (one that cannot be read)
+// or its selector.
+func (r *Reader) Rollout(pool *mcfgv1.MachineConfigPool, output *generated.Output, files nodefiles.Files) (rollout.State, error) {
+	want, err := r.Expect(pool, output, files)
 	if err != nil {
 		return rollout.State{}, err
 	}
-	return rollout.Judge(pool, r.lister.Get, want), nil
+	return rollout.Judge(pool, r.lister.Get, r.decoder, want), nil
+}
+
+// PoolRollout returns where out, a render, stands on pool: Live when every output out manages (render.Written or
+// render.Removed) is live there; otherwise the state of the first output that is not, a Degraded one first.
+func (r *Reader) PoolRollout(pool *mcfgv1.MachineConfigPool, out *render.Output) (rollout.State, error) {
+	var live, pending *rollout.State
+	for _, o := range out.Outputs {
+		if o.State == render.Unmanaged {
+			continue
+		}
+		st, err := r.Rollout(pool, o.Output, o.Files)
+		if err != nil {
+			return rollout.State{}, err
+		}
+		switch st.Phase {
+		case rollout.Degraded:
+			return st, nil
+		case rollout.Live:
+			if live == nil {
+				live = &st
+			}
+		default:
+			if pending == nil {
+				pending = &st
+			}
+		}
+	}
+	switch {
+	case pending != nil:
+		return *pending, nil
+	case live != nil:
+		return *live, nil
+	}
+	return rollout.State{Pool: pool.Name, Phase: rollout.Live, Message: "nothing to roll out"}, nil
 }

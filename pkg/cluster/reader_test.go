@@ -15,8 +15,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
-	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
@@ -43,7 +43,7 @@ func reader(t *testing.T, config, operator, mc []runtime.Object) *cluster.Reader
 
 func TestTheReaderGathersEveryInputAndTheFilesAPoolRuns(t *testing.T) {
 	conf := nodefiles.File{Path: nodefiles.RegistriesConf, Data: []byte("# conf\n")}
-	raw, err := render.IgnitionJSON(nodefiles.Files{{Path: "/etc/other", Data: []byte("x")}, conf})
+	raw, err := generated.Encode(nodefiles.Files{{Path: "/etc/other", Data: []byte("x")}, conf})
 	if err != nil {
 		t.Fatal(err)
 	}

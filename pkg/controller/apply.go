@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
-	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"k8s.io/client-go/util/retry"
 	"k8s.io/klog/v2"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/render"
 )
 
@@ -29,8 +31,7 @@ const (
 
 // write records one MachineConfig write and why it was needed.
 type write struct {
-	pool   string
-	name   string
+	key    generated.Key
 	op     operation
 	reason string
 	// object is the MachineConfig as the API server returned it (nil after a delete).
@@ -39,47 +40,37 @@ type write struct {
 	revert *revert
 }
 
-var generatedName = regexp.MustCompile(`^99-(.+)-generated-registries$`)
-
-// isGeneratedName tells the MachineConfigs this controller generates from every other one.
-func isGeneratedName(obj any) bool {
-	if tomb, ok := obj.(interface{ GetObject() any }); ok { // cache.DeletedFinalStateUnknown
-		obj = tomb.GetObject()
-	}
-	mc, ok := obj.(metav1.Object)
-	return ok && generatedName.MatchString(mc.GetName())
-}
-
-// apply makes the cluster hold exactly the desired MachineConfigs: it creates the missing ones, updates
-// those whose meaning differs, and deletes the ones of pools that are gone. It is the only place that
-// writes. Writes that change nothing are never sent. A revert of another writer's change that must wait
-// (revertLimiter) is not sent either: deferred says when to sync again, 0 when nothing waits.
-func (c *Controller) apply(ctx context.Context, desired []*mcfgv1.MachineConfig, existing map[string]*mcfgv1.MachineConfig) (writes []write, deferred time.Duration, err error) {
+// apply makes the cluster hold exactly the desired MachineConfigs: it creates the missing ones, updates those
+// whose meaning differs, and deletes the ones of pools that are gone and of outputs the render removes (outputs
+// it does not manage are left alone). It is the only place that writes. Writes that change nothing are never
+// sent. A revert of another writer's change that must wait (revertLimiter) is not sent either: deferred says when
+// to sync again, 0 when nothing waits.
+func (c *Controller) apply(ctx context.Context, out *render.Output, existing map[string]*mcfgv1.MachineConfig) (writes []write, deferred time.Duration, err error) {
 	logger := klog.FromContext(ctx)
 	wanted := map[string]bool{}
-	for _, want := range desired {
-		wanted[want.Name] = true
-		pool := want.Labels[mcfgv1.MachineConfigRoleLabelKey]
-		have := existing[want.Name]
+	for _, want := range out.MachineConfigs {
+		name := want.Key.Name()
+		wanted[name] = true
+		have := existing[name]
 		if have == nil {
-			created, err := c.create(ctx, want)
+			created, err := c.create(ctx, want.Object)
 			if err != nil {
 				return writes, deferred, err
 			}
 			if created != nil {
 				c.reverts.wrote(nil, created, want, false)
-				writes = append(writes, write{pool: pool, name: want.Name, op: opCreate, reason: "missing", object: created})
+				writes = append(writes, write{key: want.Key, op: opCreate, reason: "missing", object: created})
 				continue
 			}
 		}
 		isRevert, wait := false, time.Duration(0)
 		if have != nil {
-			if isRevert, wait = c.reverts.check(have, want); isRevert && len(render.Differences(have, want)) == 0 {
+			if isRevert, wait = c.reverts.check(have, want); isRevert && len(c.differences(have, want)) == 0 {
 				isRevert, wait = false, 0 // another writer changed only what the controller does not own
 			}
 		}
 		if wait > 0 {
-			logger.V(2).Info("Another writer keeps changing the MachineConfig: its revert waits", "machineConfig", want.Name, "wait", wait)
+			logger.V(2).Info("Another writer keeps changing the MachineConfig: its revert waits", "machineConfig", name, "wait", wait)
 			if deferred == 0 || wait < deferred {
 				deferred = wait
 			}
@@ -90,38 +81,58 @@ func (c *Controller) apply(ctx context.Context, desired []*mcfgv1.MachineConfig,
 			return writes, deferred, err
 		}
 		if updated != nil {
-			logger.V(2).Info("Updated MachineConfig", "machineConfig", want.Name, "differences", diffs)
-			w := write{pool: pool, name: want.Name, op: opUpdate, reason: strings.Join(diffs, "; "), object: updated}
+			logger.V(2).Info("Updated MachineConfig", "machineConfig", name, "differences", diffs)
+			w := write{key: want.Key, op: opUpdate, reason: strings.Join(diffs, "; "), object: updated}
 			if w.revert = c.reverts.wrote(have, updated, want, isRevert); w.revert != nil {
 				w.reason = fmt.Sprintf("put back after another writer changed it (revert %d in a row): %s", w.revert.count, w.reason)
 			}
 			writes = append(writes, w)
 		}
 	}
-	for name, mc := range existing {
-		if wanted[name] || !c.ownsObsolete(mc) {
+	for _, name := range slices.Sorted(maps.Keys(existing)) {
+		mc := existing[name]
+		key, ok := generated.ParseName(name)
+		if wanted[name] || !ok || !c.ownsObsolete(key, mc) {
 			continue
+		}
+		rendered := out.Rendered(key.Output)
+		if rendered.State == render.Unmanaged {
+			continue
+		}
+		reason := "pool is gone"
+		if rendered.State == render.Removed {
+			reason = rendered.Why
 		}
 		err := c.client.MachineConfigs().Delete(ctx, name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &mc.UID}})
 		if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
-			return writes, deferred, fmt.Errorf("deleting MachineConfig %s of a pool that no longer exists: %w", name, err)
+			return writes, deferred, fmt.Errorf("deleting MachineConfig %s (%s): %w", name, reason, err)
 		}
 		c.reverts.forget(name)
-		writes = append(writes, write{pool: mc.Labels[mcfgv1.MachineConfigRoleLabelKey], name: name, op: opDelete, reason: "pool is gone"})
+		c.reader.Decoder().Forget(name)
+		writes = append(writes, write{key: key, op: opDelete, reason: reason})
 	}
 	return writes, deferred, nil
 }
 
-// ownsObsolete reports whether mc was generated by this controller for a pool that is no longer rendered:
-// the name, the role label and the version annotation must all say so. Such MachineConfigs are deleted
-// deliberately, not left to garbage collection, because their owner (the Image "cluster") still exists.
-func (c *Controller) ownsObsolete(mc *mcfgv1.MachineConfig) bool {
-	m := generatedName.FindStringSubmatch(mc.Name)
-	if m == nil || mc.Labels[mcfgv1.MachineConfigRoleLabelKey] != m[1] {
+// differences returns what differs in meaning between have, a generated MachineConfig as the cluster holds it,
+// and want (generated.Differences); have is decoded once per resourceVersion.
+func (c *Controller) differences(have *mcfgv1.MachineConfig, want *generated.Desired) []string {
+	cfg, err := c.reader.Decoder().Decode(have)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	return generated.Strings(generated.Differences(have, cfg, want))
+}
+
+// ownsObsolete reports whether mc, named for key, was generated by this controller: the role label and the
+// version annotation must say so too. Such MachineConfigs are deleted deliberately when their pool is gone, not
+// left to garbage collection, because their owner (the Image "cluster") still exists.
+func (c *Controller) ownsObsolete(key generated.Key, mc *mcfgv1.MachineConfig) bool {
+	if mc.Labels[mcfgv1.MachineConfigRoleLabelKey] != key.Pool {
 		return false
 	}
-	_, generated := mc.Annotations[render.VersionAnnotation]
-	return generated
+	_, ok := mc.Annotations[generated.VersionAnnotation]
+	return ok
 }
 
 // TooLargeError says a generated MachineConfig exceeds what the API server or etcd accepts in one
@@ -179,31 +190,31 @@ func (c *Controller) create(ctx context.Context, want *mcfgv1.MachineConfig) (*m
 	}
 }
 
-// update brings have in line with want when their meaning differs, keeping what other writers set
-// (their labels, annotations and owner references). On a conflict it reads the object again and
-// compares again; it never renders again. have may be nil (read it from the API server). It returns the
-// updated object, nil when nothing needed writing.
-func (c *Controller) update(ctx context.Context, have, want *mcfgv1.MachineConfig) (*mcfgv1.MachineConfig, []string, error) {
+// update brings have in line with want when their meaning differs, keeping what other writers set (their labels,
+// annotations and owner references). On a conflict it reads the object again and compares again; it never
+// renders again. have may be nil (read it from the API server). It returns the updated object, nil when nothing
+// needed writing.
+func (c *Controller) update(ctx context.Context, have *mcfgv1.MachineConfig, want *generated.Desired) (*mcfgv1.MachineConfig, []string, error) {
 	var diffs []string
 	var updated *mcfgv1.MachineConfig
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		if have == nil {
 			var err error
-			if have, err = c.client.MachineConfigs().Get(ctx, want.Name, metav1.GetOptions{}); err != nil {
+			if have, err = c.client.MachineConfigs().Get(ctx, want.Object.Name, metav1.GetOptions{}); err != nil {
 				return err
 			}
 		}
-		diffs = render.Differences(have, want)
+		diffs = c.differences(have, want)
 		if len(diffs) == 0 {
 			return nil
 		}
 		var err error
-		updated, err = c.client.MachineConfigs().Update(ctx, merged(have, want), metav1.UpdateOptions{FieldManager: FieldManager})
+		updated, err = c.client.MachineConfigs().Update(ctx, merged(have, want.Object), metav1.UpdateOptions{FieldManager: FieldManager})
 		have = nil // a retry reads the current object
 		return err
 	})
 	if err != nil {
-		return nil, nil, writeError(opUpdate, want, err)
+		return nil, nil, writeError(opUpdate, want.Object, err)
 	}
 	return updated, diffs, nil
 }

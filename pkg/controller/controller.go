@@ -20,6 +20,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
@@ -150,7 +151,7 @@ func newController(clients Clients, inf Informers, recorder record.EventRecorder
 			return nil, fmt.Errorf("adding event handler: %w", err)
 		}
 	}
-	generatedOnly := cache.FilteringResourceEventHandler{FilterFunc: isGeneratedName, Handler: handler}
+	generatedOnly := cache.FilteringResourceEventHandler{FilterFunc: generated.IsGenerated, Handler: handler}
 	if _, err := reader.MachineConfigInformer().AddEventHandler(generatedOnly); err != nil {
 		return nil, fmt.Errorf("adding event handler: %w", err)
 	}

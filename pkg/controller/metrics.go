@@ -10,12 +10,12 @@ const metricsNamespace = "registries_controller"
 // Metrics are the controller's Prometheus metrics:
 //
 //	registries_controller_syncs_total{result="applied|unchanged|invalid|error|deferred"}
-//	registries_controller_machineconfig_writes_total{pool, operation="create|update|delete"}
-//	registries_controller_machineconfig_reverts_total{pool}
+//	registries_controller_machineconfig_writes_total{pool, output, operation="create|update|delete"}
+//	registries_controller_machineconfig_reverts_total{pool, output}
 //	registries_controller_render_duration_seconds (histogram)
 //	registries_controller_invalid_objects
 //	registries_controller_last_successful_sync_timestamp_seconds
-//	registries_controller_rollout_pending{pool}, registries_controller_rollout_duration_seconds{pool} (rollout.go)
+//	registries_controller_rollout_pending{pool, output}, registries_controller_rollout_duration_seconds{pool, output} (rollout.go)
 //	workqueue_* {name="registries-controller"} (depth, adds, latency, work duration, retries, ...)
 type Metrics struct {
 	syncs          *prometheus.CounterVec
@@ -37,12 +37,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"result"}),
 		writes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: metricsNamespace, Name: "machineconfig_writes_total",
-			Help: "MachineConfig writes by pool and operation; every write rolls the pool's nodes.",
-		}, []string{"pool", "operation"}),
+			Help: "MachineConfig writes by pool, output (registries, credentialproviderconfig) and operation; every write rolls the pool's nodes.",
+		}, []string{"pool", "output", "operation"}),
 		reverts: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: metricsNamespace, Name: "machineconfig_reverts_total",
 			Help: "Writes that put back a generated MachineConfig another writer had changed; spaced out while it goes on.",
-		}, []string{"pool"}),
+		}, []string{"pool", "output"}),
 		renderDuration: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Namespace: metricsNamespace, Name: "render_duration_seconds",
 			Help:    "Time to merge the mirror configuration and render every pool's MachineConfig.",

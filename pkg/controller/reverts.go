@@ -9,7 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/clock"
 
-	"github.com/openshift/registries-controller/pkg/render"
+	"github.com/openshift/registries-controller/pkg/generated"
 )
 
 // Defaults of Config.RevertBackoff and Config.MaxRevertBackoff.
@@ -44,7 +44,7 @@ type revertLimiter struct {
 type revertState struct {
 	// written is the resourceVersion of the controller's last write; want is what it wanted then.
 	written string
-	want    *mcfgv1.MachineConfig
+	want    *generated.Desired
 	// reverts counts the reverts of the current fight; last is when the last one was written.
 	reverts int
 	last    time.Time
@@ -74,11 +74,11 @@ func (l *revertLimiter) backoff(n int) time.Duration {
 
 // check tells whether writing want over have (which differ) is a revert, and if so how long it must wait; a
 // zero wait means write now.
-func (l *revertLimiter) check(have, want *mcfgv1.MachineConfig) (isRevert bool, wait time.Duration) {
+func (l *revertLimiter) check(have *mcfgv1.MachineConfig, want *generated.Desired) (isRevert bool, wait time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	st := l.byName[want.Name]
-	if st == nil || have.ResourceVersion == st.written || len(render.Differences(st.want, want)) > 0 {
+	st := l.byName[want.Object.Name]
+	if st == nil || have.ResourceVersion == st.written || !st.want.Same(want) {
 		return false, 0
 	}
 	if st.reverts == 0 {
@@ -94,13 +94,13 @@ func (l *revertLimiter) check(have, want *mcfgv1.MachineConfig) (isRevert bool, 
 
 // wrote records a write of want that the API server returned as obj; have is what it replaced (nil for a
 // create). For a revert it returns what to report.
-func (l *revertLimiter) wrote(have, obj, want *mcfgv1.MachineConfig, isRevert bool) *revert {
+func (l *revertLimiter) wrote(have, obj *mcfgv1.MachineConfig, want *generated.Desired, isRevert bool) *revert {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	st := l.byName[want.Name]
+	st := l.byName[want.Object.Name]
 	if st == nil {
 		st = &revertState{}
-		l.byName[want.Name] = st
+		l.byName[want.Object.Name] = st
 	}
 	st.written, st.want = obj.ResourceVersion, want
 	if !isRevert {
@@ -146,7 +146,7 @@ func (s *statusReporter) reportRevert(w write) {
 	if w.revert == nil || w.object == nil {
 		return
 	}
-	s.metrics.reverts.WithLabelValues(w.pool).Inc()
+	s.metrics.reverts.WithLabelValues(w.key.Pool, w.key.Output.ID).Inc()
 	writer := w.revert.writer
 	if writer == "" {
 		writer = "an unknown writer"
@@ -156,5 +156,5 @@ func (s *statusReporter) reportRevert(w write) {
 	s.recorder.Eventf(w.object, corev1.EventTypeWarning, ReasonOverwritten,
 		"Changed by %s; the generated content was put back (revert %d in a row). While it keeps being changed, the next "+
 			"revert waits %s. Stop the other writer: each revert rolls the nodes of pool %s.",
-		writer, w.revert.count, w.revert.wait, w.pool)
+		writer, w.revert.count, w.revert.wait, w.key.Pool)
 }

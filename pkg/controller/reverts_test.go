@@ -9,21 +9,28 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
-// generated renders the master MachineConfig of one mirror, with the given resourceVersion.
-func generated(t *testing.T, mirror, resourceVersion string) *mcfgv1.MachineConfig {
+// desired renders the master MachineConfig of one mirror.
+func desired(t *testing.T, mirror string) *generated.Desired {
 	t.Helper()
 	in := &inputs.Inputs{ImageDigestMirrorSets: []*configv1.ImageDigestMirrorSet{fixtures.IDMS("a", fixtures.Mirror("quay.io/a", mirror))}}
 	out, err := render.Render(in, render.Options{Version: "test", Checker: registriesconf.NewChecker()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mc := out.MachineConfigs[0].DeepCopy()
+	return out.MachineConfigs[0]
+}
+
+// stored returns the master MachineConfig of one mirror as the API server holds it, with the given resourceVersion.
+func stored(t *testing.T, mirror, resourceVersion string) *mcfgv1.MachineConfig {
+	t.Helper()
+	mc := desired(t, mirror).Object.DeepCopy()
 	mc.ResourceVersion = resourceVersion
 	return mc
 }
@@ -31,12 +38,12 @@ func generated(t *testing.T, mirror, resourceVersion string) *mcfgv1.MachineConf
 func TestRevertsOfAnotherWritersChangesWaitLongerWhileItGoesOn(t *testing.T) {
 	clock := clocktesting.NewFakePassiveClock(time.Unix(1000, 0))
 	l := newRevertLimiter(time.Second, 8*time.Second, clock)
-	want := generated(t, "m.local/a", "")
-	ours := generated(t, "m.local/a", "1")
+	want := desired(t, "m.local/a")
+	ours := stored(t, "m.local/a", "1")
 	l.wrote(nil, ours, want, false)
 
 	theirs := func(rv string) *mcfgv1.MachineConfig {
-		mc := generated(t, "other.local/a", rv)
+		mc := stored(t, "other.local/a", rv)
 		mc.ManagedFields = []metav1.ManagedFieldsEntry{
 			{Manager: FieldManager, Time: &metav1.Time{Time: time.Unix(900, 0)}},
 			{Manager: "kubectl-edit", Time: &metav1.Time{Time: time.Unix(999, 0)}},
@@ -51,7 +58,7 @@ func TestRevertsOfAnotherWritersChangesWaitLongerWhileItGoesOn(t *testing.T) {
 		if !isRevert || wait != 0 {
 			t.Fatalf("revert %d: check = %v, %v; want a revert due now", i+1, isRevert, wait)
 		}
-		r := l.wrote(have, generated(t, "m.local/a", string(rune('0'+rv+1))), want, true)
+		r := l.wrote(have, stored(t, "m.local/a", string(rune('0'+rv+1))), want, true)
 		if r == nil || r.count != i+1 || r.wait != wantWait || r.writer != "kubectl-edit" {
 			t.Fatalf("revert %d: reported %+v, want count %d, wait %v, writer kubectl-edit", i+1, r, i+1, wantWait)
 		}
@@ -70,7 +77,7 @@ func TestRevertsOfAnotherWritersChangesWaitLongerWhileItGoesOn(t *testing.T) {
 	if isRevert, wait := l.check(have, want); !isRevert || wait != 0 {
 		t.Fatalf("after the fight: check = %v, %v; want an immediate revert", isRevert, wait)
 	}
-	if r := l.wrote(have, generated(t, "m.local/a", "y"), want, true); r.count != 1 || r.wait != time.Second {
+	if r := l.wrote(have, stored(t, "m.local/a", "y"), want, true); r.count != 1 || r.wait != time.Second {
 		t.Fatalf("after the fight: reported %+v, want a first revert", r)
 	}
 }
@@ -78,19 +85,19 @@ func TestRevertsOfAnotherWritersChangesWaitLongerWhileItGoesOn(t *testing.T) {
 func TestAWriteForChangedInputsIsNeverHeldBack(t *testing.T) {
 	clock := clocktesting.NewFakePassiveClock(time.Unix(1000, 0))
 	l := newRevertLimiter(time.Second, time.Minute, clock)
-	want := generated(t, "m.local/a", "")
-	l.wrote(nil, generated(t, "m.local/a", "1"), want, false)
-	have := generated(t, "other.local/a", "2")
-	l.wrote(have, generated(t, "m.local/a", "3"), want, true) // a fight has started
+	want := desired(t, "m.local/a")
+	l.wrote(nil, stored(t, "m.local/a", "1"), want, false)
+	have := stored(t, "other.local/a", "2")
+	l.wrote(have, stored(t, "m.local/a", "3"), want, true) // a fight has started
 
-	newWant := generated(t, "m2.local/a", "")
-	if isRevert, wait := l.check(generated(t, "other.local/a", "4"), newWant); isRevert || wait != 0 {
+	newWant := desired(t, "m2.local/a")
+	if isRevert, wait := l.check(stored(t, "other.local/a", "4"), newWant); isRevert || wait != 0 {
 		t.Errorf("inputs changed during a fight: check = %v, %v; want an ordinary write", isRevert, wait)
 	}
-	if isRevert, _ := l.check(generated(t, "m.local/a", "3"), want); isRevert {
+	if isRevert, _ := l.check(stored(t, "m.local/a", "3"), want); isRevert {
 		t.Errorf("the controller's own last write is not another writer's change")
 	}
-	if isRevert, _ := l.check(generated(t, "x.local/a", "1"), generated(t, "x.local/a", "")); isRevert {
+	if isRevert, _ := l.check(stored(t, "x.local/a", "1"), desired(t, "x.local/a")); isRevert {
 		t.Errorf("a MachineConfig the controller never wrote cannot be reverted")
 	}
 }

@@ -20,8 +20,8 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
-	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/rollout"
 )
@@ -43,40 +43,40 @@ const (
 	rolloutQueueName = "registries-controller-rollout"
 )
 
-// rolloutTracker follows each built-in pool after a write until the write is live there, and reports it: the
-// events above, and the metrics registries_controller_rollout_pending{pool} and
-// registries_controller_rollout_duration_seconds{pool}. It only reads: pools and MachineConfigs (rendered ones
-// included) from the caches. Its queue holds pool names, so that a pool's status changing at every step of a
-// rollout never re-renders.
+// rolloutTracker follows each built-in pool's generated MachineConfigs after a write until the write is live
+// there, and reports it: the events above, and the metrics registries_controller_rollout_pending{pool,output} and
+// registries_controller_rollout_duration_seconds{pool,output}. It only reads: pools and MachineConfigs (rendered
+// ones included) from the caches. Its queue holds (pool, output) keys, so that a pool's status changing at every
+// step of a rollout never re-renders.
 type rolloutTracker struct {
 	reader   *cluster.Reader
 	recorder record.EventRecorder
 	metrics  *rolloutMetrics
 	clock    clock.PassiveClock
-	queue    workqueue.TypedRateLimitingInterface[string]
+	queue    workqueue.TypedRateLimitingInterface[generated.Key]
 
 	mu sync.Mutex
-	// files are the node files of the last successful render (rendered tells whether there was one): what must
-	// be live.
-	files    nodefiles.Files
-	rendered bool
-	// pools are the built-in pools of the last sync.
-	pools map[string]*poolRollout
-	// written holds the configuration objects as of the last write (by reference: UID and generation); nil
-	// before the first write since the start.
-	written map[inputs.ObjectRef]objectVersion
+	// outputs are what the last successful render wants of each output it manages (render.Written or Removed):
+	// what must be live.
+	outputs map[*generated.Output]render.Rendered
+	// tracked are the keys followed: every built-in pool of the last sync, for every output in outputs.
+	tracked map[generated.Key]*keyRollout
+	// written holds, per output, the objects configuring it as of its last write (by reference: UID and
+	// generation); nil before the first write since the start.
+	written map[*generated.Output]map[inputs.ObjectRef]objectVersion
 }
 
-// poolRollout is what the tracker knows of one pool.
-type poolRollout struct {
+// keyRollout is what the tracker knows of one pool's MachineConfig of one output.
+type keyRollout struct {
 	// change is the write being followed until it is live; nil when none.
 	change *change
 }
 
-// change is a write of a pool's MachineConfig and the objects it is attributed to.
+// change is a write of a generated MachineConfig and the objects it is attributed to.
 type change struct {
 	wrote time.Time
-	// objects are the Image "cluster" (when it exists) and the objects created or changed since the previous write.
+	// objects are the Image "cluster" (registries, when it exists) and the objects configuring the output created
+	// or changed since its previous write.
 	objects []attributedObject
 	// deleted are the objects deleted since the previous write, named in the Image's event.
 	deleted []inputs.ObjectRef
@@ -101,14 +101,16 @@ type objectVersion struct {
 func newRolloutTracker(reader *cluster.Reader, recorder record.EventRecorder, metrics *Metrics, cfg Config) (*rolloutTracker, error) {
 	t := &rolloutTracker{
 		reader: reader, recorder: recorder, metrics: metrics.rollout, clock: cfg.Clock,
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: rolloutQueueName, MetricsProvider: metrics.WorkqueueProvider(), Clock: cfg.Clock}),
-		pools: map[string]*poolRollout{},
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[generated.Key](),
+			workqueue.TypedRateLimitingQueueConfig[generated.Key]{Name: rolloutQueueName, MetricsProvider: metrics.WorkqueueProvider(), Clock: cfg.Clock}),
+		outputs: map[*generated.Output]render.Rendered{},
+		tracked: map[generated.Key]*keyRollout{},
+		written: map[*generated.Output]map[inputs.ObjectRef]objectVersion{},
 	}
 	pools := cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { t.enqueue(obj) },
-		UpdateFunc: func(_, obj any) { t.enqueue(obj) },
-		DeleteFunc: func(obj any) { t.enqueue(obj) },
+		AddFunc:    func(obj any) { t.enqueuePool(obj) },
+		UpdateFunc: func(_, obj any) { t.enqueuePool(obj) },
+		DeleteFunc: func(obj any) { t.enqueuePool(obj) },
 	}
 	if _, err := reader.Informer(inputs.KindNamed(inputs.KindMachineConfigPool)).AddEventHandler(pools); err != nil {
 		return nil, fmt.Errorf("adding event handler: %w", err)
@@ -124,8 +126,8 @@ func newRolloutTracker(reader *cluster.Reader, recorder record.EventRecorder, me
 	return t, nil
 }
 
-// enqueue asks for a look at the pool obj, when it is tracked.
-func (t *rolloutTracker) enqueue(obj any) {
+// enqueuePool asks for a look at the keys of the pool obj that are tracked.
+func (t *rolloutTracker) enqueuePool(obj any) {
 	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
 	}
@@ -134,24 +136,25 @@ func (t *rolloutTracker) enqueue(obj any) {
 		return
 	}
 	t.mu.Lock()
-	_, tracked := t.pools[o.GetName()]
-	t.mu.Unlock()
-	if tracked {
-		t.queue.Add(o.GetName())
+	defer t.mu.Unlock()
+	for key := range t.tracked {
+		if key.Pool == o.GetName() {
+			t.queue.Add(key)
+		}
 	}
 }
 
-// enqueueAll asks for a look at every tracked pool: a MachineConfig changed, e.g. MCO rendered a config.
+// enqueueAll asks for a look at every tracked key: a MachineConfig changed, e.g. MCO rendered a config.
 func (t *rolloutTracker) enqueueAll() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for name := range t.pools {
-		t.queue.Add(name)
+	for key := range t.tracked {
+		t.queue.Add(key)
 	}
 }
 
-// afterSync takes in what a sync did: the pools it rendered for, the files it rendered and the MachineConfigs it
-// wrote, each of which starts a change to follow, superseding the one that pool was following.
+// afterSync takes in what a sync did: the pools and outputs it rendered, and the MachineConfigs it wrote (created,
+// updated or deleted), each of which starts a change to follow, superseding the one that key was following.
 func (t *rolloutTracker) afterSync(ctx context.Context, res *syncResult) {
 	if res == nil || res.inputs == nil {
 		return
@@ -159,93 +162,94 @@ func (t *rolloutTracker) afterSync(ctx context.Context, res *syncResult) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if res.output != nil {
-		t.files, t.rendered = res.output.Files, true
-	}
-	t.setPools(res.inputs)
-	var written []string
-	for _, w := range res.writes {
-		if w.object != nil && t.pools[w.pool] != nil {
-			written = append(written, w.pool)
-		}
-	}
-	if len(written) > 0 {
-		c := t.changeOf(res.inputs)
-		for _, pool := range written {
-			p := t.pools[pool]
-			if p.change != nil {
-				klog.FromContext(ctx).V(2).Info("A new write supersedes the rollout in progress", "pool", pool, "since", p.change.wrote)
+		clear(t.outputs)
+		for _, r := range res.output.Outputs {
+			if r.State != render.Unmanaged {
+				t.outputs[r.Output] = r
 			}
-			p.change = c.superseding(p.change)
 		}
 	}
-	for name := range t.pools {
-		t.queue.Add(name)
+	t.setTracked(res.inputs)
+	changes := map[*generated.Output]*change{}
+	for _, w := range res.writes {
+		p := t.tracked[w.key]
+		if p == nil {
+			continue
+		}
+		c := changes[w.key.Output]
+		if c == nil {
+			c = t.changeOf(res.inputs, w.key.Output)
+			changes[w.key.Output] = c
+		}
+		if p.change != nil {
+			klog.FromContext(ctx).V(2).Info("A new write supersedes the rollout in progress", "machineConfig", w.key.Name(), "since", p.change.wrote)
+		}
+		p.change = c.superseding(p.change)
+	}
+	for key := range t.tracked {
+		t.queue.Add(key)
 	}
 }
 
-// setPools tracks the built-in pools of in, and forgets the others. t.mu must be held.
-func (t *rolloutTracker) setPools(in *inputs.Inputs) {
-	current := map[string]bool{}
+// setTracked tracks every output of t.outputs on every built-in pool of in, and forgets the others. t.mu must be
+// held.
+func (t *rolloutTracker) setTracked(in *inputs.Inputs) {
+	current := map[generated.Key]bool{}
 	for _, p := range in.Pools {
-		if _, builtIn := p.Labels[render.BuiltInPoolLabel]; builtIn {
-			current[p.Name] = true
+		if !generated.BuiltIn(p) {
+			continue
+		}
+		for o := range t.outputs {
+			current[generated.Key{Pool: p.Name, Output: o}] = true
 		}
 	}
-	for name := range current {
-		if t.pools[name] == nil {
-			t.pools[name] = &poolRollout{}
-			t.metrics.pending.WithLabelValues(name).Set(0)
+	for key := range current {
+		if t.tracked[key] == nil {
+			t.tracked[key] = &keyRollout{}
+			t.metrics.pending.WithLabelValues(key.Pool, key.Output.ID).Set(0)
 		}
 	}
-	for name := range t.pools {
-		if !current[name] {
-			delete(t.pools, name)
-			t.metrics.pending.DeleteLabelValues(name)
+	for key := range t.tracked {
+		if !current[key] {
+			delete(t.tracked, key)
+			t.metrics.pending.DeleteLabelValues(key.Pool, key.Output.ID)
 		}
 	}
 }
 
-// changeOf returns the change a write with inputs in makes: the Image and the configuration objects created or
-// changed since the previous write, and those deleted; the first write since the start, the Image alone. It
-// remembers in as the state of the last write. t.mu must be held.
-func (t *rolloutTracker) changeOf(in *inputs.Inputs) *change {
+// changeOf returns the change a write of output o with inputs in makes: for registries the Image, and the objects
+// configuring o (inputs.Kind.Configures) created or changed since o's previous write, and those deleted; the first
+// write since the start, the Image alone. It remembers in as the state of o's last write. t.mu must be held.
+func (t *rolloutTracker) changeOf(in *inputs.Inputs, o *generated.Output) *change {
 	c := &change{wrote: t.clock.Now()}
-	if in.Image != nil {
+	if in.Image != nil && o == generated.Registries {
 		c.objects = append(c.objects, attributedObject{ref: inputs.ImageRef, obj: in.Image})
 	}
+	before := t.written[o]
 	now := map[inputs.ObjectRef]objectVersion{}
 	var changed []attributedObject
 	for _, k := range inputs.Kinds {
-		if !attributed(k) {
+		if k.Configures != o {
 			continue
 		}
-		for _, o := range k.Objects(in) {
-			ref := inputs.RefOf(k, o)
-			v := objectVersion{uid: o.GetUID(), generation: o.GetGeneration()}
+		for _, obj := range k.Objects(in) {
+			ref := inputs.RefOf(k, obj)
+			v := objectVersion{uid: obj.GetUID(), generation: obj.GetGeneration()}
 			now[ref] = v
-			if old, ok := t.written[ref]; t.written != nil && (!ok || old != v) && k.Name != inputs.KindImage {
-				changed = append(changed, attributedObject{ref: ref, obj: o})
+			if old, ok := before[ref]; before != nil && (!ok || old != v) && ref != inputs.ImageRef {
+				changed = append(changed, attributedObject{ref: ref, obj: obj})
 			}
 		}
 	}
-	for ref := range t.written {
+	for ref := range before {
 		if _, ok := now[ref]; !ok {
 			c.deleted = append(c.deleted, ref)
 		}
 	}
 	sort.Slice(c.deleted, func(i, j int) bool { return c.deleted[i].Less(c.deleted[j]) })
 	c.objects = append(c.objects, changed...)
-	t.written = now
+	t.written[o] = now
 	return c
-}
-
-// attributed reports whether rollouts are attributed to objects of kind k: the configuration an admin writes.
-func attributed(k *inputs.Kind) bool {
-	switch k.Name {
-	case inputs.KindImage, inputs.KindClusterImagePolicy, inputs.KindImagePolicy:
-		return true
-	}
-	return k.Mirrors
 }
 
 // superseding returns c, taking over the objects of older, a change c replaces before it was live: their changes
@@ -297,38 +301,39 @@ func (t *rolloutTracker) runWorker(ctx context.Context) {
 }
 
 func (t *rolloutTracker) processNextWorkItem(ctx context.Context) bool {
-	pool, shutdown := t.queue.Get()
+	key, shutdown := t.queue.Get()
 	if shutdown {
 		return false
 	}
-	defer t.queue.Done(pool)
-	if err := t.check(ctx, pool); err != nil {
-		klog.FromContext(ctx).Error(err, "Judging the rollout failed, will retry", "pool", pool)
-		t.queue.AddRateLimited(pool)
+	defer t.queue.Done(key)
+	if err := t.check(ctx, key); err != nil {
+		klog.FromContext(ctx).Error(err, "Judging the rollout failed, will retry", "machineConfig", key.Name())
+		t.queue.AddRateLimited(key)
 		return true
 	}
-	t.queue.Forget(pool)
+	t.queue.Forget(key)
 	return true
 }
 
-// check judges where the last render stands on pool, sets its pending gauge, and reports the change it follows
-// once it is live or when the pool is degraded.
-func (t *rolloutTracker) check(ctx context.Context, name string) error {
+// check judges where the last render of key's output stands on key's pool, sets its pending gauge, and reports the
+// change it follows once it is live or when the pool is degraded.
+func (t *rolloutTracker) check(ctx context.Context, key generated.Key) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	p, pool := t.pools[name], t.reader.Pool(name)
-	if p == nil || pool == nil || !t.rendered {
+	p, pool := t.tracked[key], t.reader.Pool(key.Pool)
+	rendered, ok := t.outputs[key.Output]
+	if p == nil || pool == nil || !ok {
 		return nil
 	}
-	st, err := t.reader.Rollout(pool, t.files)
+	st, err := t.reader.Rollout(pool, key.Output, rendered.Files)
 	if err != nil {
 		return err
 	}
-	logger := klog.FromContext(ctx).WithValues("pool", name)
+	logger := klog.FromContext(ctx).WithValues("pool", key.Pool, "output", key.Output.ID)
 	if st.Phase == rollout.Live {
-		t.metrics.pending.WithLabelValues(name).Set(0)
+		t.metrics.pending.WithLabelValues(key.Pool, key.Output.ID).Set(0)
 	} else {
-		t.metrics.pending.WithLabelValues(name).Set(1)
+		t.metrics.pending.WithLabelValues(key.Pool, key.Output.ID).Set(1)
 	}
 	c := p.change
 	if c == nil {
@@ -338,8 +343,11 @@ func (t *rolloutTracker) check(ctx context.Context, name string) error {
 	switch st.Phase {
 	case rollout.Live:
 		took := t.clock.Since(c.wrote)
-		t.metrics.duration.WithLabelValues(name).Observe(took.Seconds())
-		msg := fmt.Sprintf("live on pool %s: %s, %s after the change", name, st.Message, took.Round(time.Second))
+		t.metrics.duration.WithLabelValues(key.Pool, key.Output.ID).Observe(took.Seconds())
+		msg := fmt.Sprintf("live on pool %s: %s, %s after the change", key.Pool, st.Message, took.Round(time.Second))
+		if key.Output != generated.Registries {
+			msg = fmt.Sprintf("%s live on pool %s: %s, %s after the change", key.Name(), key.Pool, st.Message, took.Round(time.Second))
+		}
 		logger.Info("Rolled out", "renderedConfig", st.Rendered, "after", took, "objects", len(c.objects))
 		t.record(c.objects, c.deleted, corev1.EventTypeNormal, ReasonRolledOut, msg)
 		p.change = nil
@@ -354,7 +362,7 @@ func (t *rolloutTracker) check(ctx context.Context, name string) error {
 		if len(untold) > 0 {
 			logger.Info("Pool degraded during the rollout", "condition", st.Message)
 			t.record(untold, nil, corev1.EventTypeWarning, ReasonRolloutDegraded,
-				fmt.Sprintf("not live on pool %s, the pool is degraded: %s", name, st.Message))
+				fmt.Sprintf("not live on pool %s, the pool is degraded: %s", key.Pool, st.Message))
 		}
 	default:
 		logger.V(2).Info("Rollout pending", "state", st.Message)
@@ -377,8 +385,9 @@ func (t *rolloutTracker) record(objects []attributedObject, deleted []inputs.Obj
 	}
 }
 
-// rolloutMetrics are registries_controller_rollout_pending{pool} (1 while a built-in pool does not run the last
-// render, 0 otherwise) and registries_controller_rollout_duration_seconds{pool} (from a write to live).
+// rolloutMetrics are registries_controller_rollout_pending{pool,output} (1 while a built-in pool does not run the
+// last render of the output, 0 otherwise) and registries_controller_rollout_duration_seconds{pool,output} (from a
+// write to live).
 type rolloutMetrics struct {
 	pending  *prometheus.GaugeVec
 	duration *prometheus.HistogramVec
@@ -388,20 +397,20 @@ func newRolloutMetrics(reg prometheus.Registerer) *rolloutMetrics {
 	m := &rolloutMetrics{
 		pending: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: metricsNamespace, Name: "rollout_pending",
-			Help: "1 while a built-in pool's nodes do not all run a rendered config carrying the last render, 0 otherwise.",
-		}, []string{"pool"}),
+			Help: "1 while a built-in pool's nodes do not all run a rendered config carrying the last render of the output, 0 otherwise.",
+		}, []string{"pool", "output"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: metricsNamespace, Name: "rollout_duration_seconds",
 			Help:    "Time from a MachineConfig write to every node of the pool running it.",
 			Buckets: prometheus.ExponentialBuckets(1, 2, 16), // 1s to 9h
-		}, []string{"pool"}),
+		}, []string{"pool", "output"}),
 	}
 	reg.MustRegister(m.pending, m.duration)
 	return m
 }
 
 // poolsRenderHandler passes on the pool events that can change a render: adds, deletes and label changes. A
-// render reads only the pools' names and labels (render.PoolNames); their status changes at every step of a
+// render reads only the pools' names and labels (generated.BuiltInPools); their status changes at every step of a
 // rollout and must not re-render.
 func poolsRenderHandler(h cache.ResourceEventHandlerFuncs) cache.ResourceEventHandler {
 	return cache.ResourceEventHandlerFuncs{

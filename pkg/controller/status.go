@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -92,10 +91,10 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 		}
 		for _, w := range res.writes {
 			s.reportRevert(w)
-			s.metrics.writes.WithLabelValues(w.pool, string(w.op)).Inc()
-			logger.Info("Wrote MachineConfig", "machineConfig", w.name, "pool", w.pool, "operation", w.op, "reason", w.reason)
+			s.metrics.writes.WithLabelValues(w.key.Pool, w.key.Output.ID, string(w.op)).Inc()
+			logger.Info("Wrote MachineConfig", "machineConfig", w.key.Name(), "pool", w.key.Pool, "output", w.key.Output.ID, "operation", w.op, "reason", w.reason)
 			if w.object != nil {
-				s.recorder.Eventf(w.object, corev1.EventTypeNormal, ReasonWritten, "%s for pool %s: %s", w.op, w.pool, truncate(w.reason))
+				s.recorder.Eventf(w.object, corev1.EventTypeNormal, ReasonWritten, "%s for pool %s: %s", w.op, w.key.Pool, truncate(w.reason))
 			}
 		}
 		if res.outcome == OutcomeUnchanged {
@@ -167,14 +166,7 @@ func (s *statusReporter) reportWarnings(res *syncResult, warnings []inputs.Probl
 	s.warned = current
 }
 
-func pools(res *syncResult) []string {
-	var out []string
-	for _, mc := range res.output.MachineConfigs {
-		out = append(out, mc.Labels["machineconfiguration.openshift.io/role"])
-	}
-	sort.Strings(out)
-	return out
-}
+func pools(res *syncResult) []string { return res.output.Pools }
 
 func objectKeys(objs []inputs.ObjectRef) []string {
 	out := make([]string, len(objs))

@@ -9,6 +9,7 @@ import (
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/render"
 )
@@ -89,7 +90,7 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	if err != nil {
 		return res, err
 	}
-	if res.writes, res.deferred, err = c.apply(ctx, out.MachineConfigs, existing); err != nil {
+	if res.writes, res.deferred, err = c.apply(ctx, out, existing); err != nil {
 		return res, err
 	}
 	res.statusWrites, err = c.updatePolicyStatus(ctx, res)
@@ -104,7 +105,7 @@ func (c *Controller) generatedConfigs() (map[string]*mcfgv1.MachineConfig, error
 	}
 	out := map[string]*mcfgv1.MachineConfig{}
 	for _, mc := range list {
-		if isGeneratedName(mc) {
+		if generated.IsGenerated(mc) {
 			out[mc.Name] = mc
 		}
 	}

@@ -3,12 +3,13 @@ package explain
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 	configv1 "github.com/openshift/api/config/v1"
-	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registries"
@@ -188,31 +189,27 @@ func (r *Rendered) Close() { r.Config.Close() }
 // workerPool is the pool whose files Render takes when it is rendered.
 const workerPool = "worker"
 
-// Render renders in with render.Render, the path the controller uses, takes the worker pool's files
-// (or the first pool's when there is no worker pool) as they land on a node, and loads them.
+// Render renders in with render.Render, the path the controller uses, takes the files of the registries output
+// (the same for every built-in pool; the worker pool's, or the first pool's when there is no worker pool) as they
+// land on a node, and loads them.
 func Render(in *inputs.Inputs, opts render.Options) (*Rendered, error) {
 	out, err := render.Render(in, opts)
 	if err != nil {
 		return nil, err
 	}
-	if len(out.MachineConfigs) == 0 {
-		return nil, fmt.Errorf("no pool to render for: no MachineConfigPool carries the %s label", render.BuiltInPoolLabel)
+	if len(out.Pools) == 0 {
+		return nil, fmt.Errorf("no pool to render for: no MachineConfigPool carries the %s label", generated.BuiltInPoolLabel)
 	}
-	mc := out.MachineConfigs[0]
-	for _, c := range out.MachineConfigs {
-		if c.Name == render.MachineConfigName(workerPool) {
-			mc = c
-		}
+	pool := out.Pools[0]
+	if slices.Contains(out.Pools, workerPool) {
+		pool = workerPool
 	}
-	files, err := render.Files(mc)
-	if err != nil {
-		return nil, err
-	}
+	files := out.Files(generated.Registries)
 	cfg, err := Load(files)
 	if err != nil {
 		return nil, err
 	}
-	return &Rendered{Pool: mc.Labels[mcfgv1.MachineConfigRoleLabelKey], Files: files, Config: cfg, Provenance: ProvenanceOf(in, out)}, nil
+	return &Rendered{Pool: pool, Files: files, Config: cfg, Provenance: ProvenanceOf(in, out)}, nil
 }
 
 // ProvenanceOf says where the entries of out, a render of in, came from.

@@ -12,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/openshift/registries-controller/pkg/generated"
 )
 
 // Kind names, as an admin types them after `kubectl describe`.
@@ -49,6 +51,10 @@ type Kind struct {
 	// Mirrors is true for the kinds that configure mirrors (ICSP, IDMS, ITMS): any of them means a rendered
 	// registries.conf, and `migrate-icsp` and `preview` treat them alike.
 	Mirrors bool
+	// Configures is the generated output whose rollouts are attributed to objects of this kind: the
+	// configuration an admin writes gets a RolledOut event once a write it caused is live. nil for kinds that
+	// only inform a render (ClusterVersion, FeatureGate, pools).
+	Configures *generated.Output
 
 	store store
 }
@@ -65,17 +71,17 @@ type store interface {
 
 // Kinds are the input kinds, in the order summaries list them.
 var Kinds = []*Kind{
-	{Name: KindImageContentSourcePolicy, GroupVersion: operatorv1alpha1.GroupVersion, Resource: "imagecontentsourcepolicies", Mirrors: true,
+	{Name: KindImageContentSourcePolicy, Configures: generated.Registries, GroupVersion: operatorv1alpha1.GroupVersion, Resource: "imagecontentsourcepolicies", Mirrors: true,
 		store: listOf(func(in *Inputs) *[]*operatorv1alpha1.ImageContentSourcePolicy { return &in.ImageContentSourcePolicies })},
-	{Name: KindImageDigestMirrorSet, GroupVersion: configv1.GroupVersion, Resource: "imagedigestmirrorsets", Mirrors: true,
+	{Name: KindImageDigestMirrorSet, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "imagedigestmirrorsets", Mirrors: true,
 		store: listOf(func(in *Inputs) *[]*configv1.ImageDigestMirrorSet { return &in.ImageDigestMirrorSets })},
-	{Name: KindImageTagMirrorSet, GroupVersion: configv1.GroupVersion, Resource: "imagetagmirrorsets", Mirrors: true,
+	{Name: KindImageTagMirrorSet, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "imagetagmirrorsets", Mirrors: true,
 		store: listOf(func(in *Inputs) *[]*configv1.ImageTagMirrorSet { return &in.ImageTagMirrorSets })},
-	{Name: KindClusterImagePolicy, GroupVersion: configv1.GroupVersion, Resource: "clusterimagepolicies",
+	{Name: KindClusterImagePolicy, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "clusterimagepolicies",
 		store: listOf(func(in *Inputs) *[]*configv1.ClusterImagePolicy { return &in.ClusterImagePolicies })},
-	{Name: KindImagePolicy, GroupVersion: configv1.GroupVersion, Resource: "imagepolicies", Namespaced: true,
+	{Name: KindImagePolicy, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "imagepolicies", Namespaced: true,
 		store: listOf(func(in *Inputs) *[]*configv1.ImagePolicy { return &in.ImagePolicies })},
-	{Name: KindImage, GroupVersion: configv1.GroupVersion, Resource: "images", Singleton: ImageConfigName,
+	{Name: KindImage, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "images", Singleton: ImageConfigName,
 		store: singleton(func(in *Inputs) **configv1.Image { return &in.Image })},
 	{Name: KindClusterVersion, GroupVersion: configv1.GroupVersion, Resource: "clusterversions", Singleton: ClusterVersionName,
 		store: singleton(func(in *Inputs) **configv1.ClusterVersion { return &in.ClusterVersion })},

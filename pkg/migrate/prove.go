@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
-
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
@@ -31,11 +30,12 @@ const maxFileLines = 20
 
 // Proof is the comparison of the MachineConfigs rendered at each step with those rendered today.
 type Proof struct {
-	// Pools are the pools whose MachineConfig was compared, e.g. master, worker.
+	// Pools are the pools whose MachineConfigs were compared, e.g. master, worker.
 	Pools []string
-	// Today are the MachineConfigs rendered from the inputs as they are, one per pool.
-	Today []*mcfgv1.MachineConfig
-	// Differences lists, per step and pool, what render.Differences finds; empty when neutral.
+	// Today are the MachineConfigs rendered from the inputs as they are, one per pool and output.
+	Today []*generated.Desired
+	// Differences lists, per step and generated MachineConfig, what generated.Differences finds; empty when
+	// neutral.
 	Differences []Difference
 	// Files lists, per step, the lines of the node files that differ: "registries.conf: - <line>" and "+ <line>".
 	Files map[Step][]string
@@ -43,31 +43,25 @@ type Proof struct {
 	Invalid map[Step]*inputs.InvalidError
 }
 
-// Difference is what differs between today's MachineConfig of a pool and the one at a step.
+// Difference is what differs between today's generated MachineConfig of a pool and output and the one at a step.
 type Difference struct {
 	Step  Step
-	Pool  string
+	Key   generated.Key
 	Lines []string
 }
 
 // Neutral reports whether every step renders MachineConfigs identical in meaning to today's: no node rolls.
 func (p *Proof) Neutral() bool { return len(p.Differences) == 0 && len(p.Invalid) == 0 }
 
-// Prove renders in as it is and at each step of plan, and compares each pool's MachineConfig with
-// render.Differences: the decoded contents, modes and attributes of every file, and the labels, annotations and
-// owner references the controller sets. Inputs that do not render today give the *inputs.InvalidError.
+// Prove renders in as it is and at each step of plan, and compares each generated MachineConfig with
+// generated.Differences: the decoded contents, modes and attributes of every file, and the labels, annotations
+// and owner references the controller sets. Inputs that do not render today give the *inputs.InvalidError.
 func Prove(in *inputs.Inputs, plan *Plan, opts render.Options) (*Proof, error) {
 	today, err := render.Render(in, opts)
 	if err != nil {
 		return nil, err
 	}
-	proof := &Proof{Today: today.MachineConfigs, Files: map[Step][]string{}, Invalid: map[Step]*inputs.InvalidError{}}
-	before := map[string]*mcfgv1.MachineConfig{}
-	for _, mc := range today.MachineConfigs {
-		pool := mc.Labels[mcfgv1.MachineConfigRoleLabelKey]
-		proof.Pools = append(proof.Pools, pool)
-		before[pool] = mc
-	}
+	proof := &Proof{Pools: today.Pools, Today: today.MachineConfigs, Files: map[Step][]string{}, Invalid: map[Step]*inputs.InvalidError{}}
 	for _, step := range Steps {
 		out, err := render.Render(plan.Applied(in, step == Swapped), opts)
 		var invalid *inputs.InvalidError
@@ -78,19 +72,18 @@ func Prove(in *inputs.Inputs, plan *Plan, opts render.Options) (*Proof, error) {
 		if err != nil {
 			return nil, fmt.Errorf("rendering the inputs %s: %w", step, err)
 		}
-		for _, mc := range out.MachineConfigs {
-			pool := mc.Labels[mcfgv1.MachineConfigRoleLabelKey]
+		for _, want := range out.MachineConfigs {
 			var lines []string
-			if have := before[pool]; have == nil {
+			if have := today.Desired(want.Key); have == nil {
 				lines = []string{"a MachineConfig that is not rendered today"}
 			} else {
-				lines = render.Differences(have, mc)
+				lines = generated.Strings(generated.Differences(have.Object, have.Config(), want))
 			}
 			if len(lines) > 0 {
-				proof.Differences = append(proof.Differences, Difference{Step: step, Pool: pool, Lines: lines})
+				proof.Differences = append(proof.Differences, Difference{Step: step, Key: want.Key, Lines: lines})
 			}
 		}
-		if lines := fileChanges(today.Files, out.Files); len(lines) > 0 {
+		if lines := fileChanges(today.AllFiles(), out.AllFiles()); len(lines) > 0 {
 			proof.Files[step] = lines
 		}
 	}

@@ -22,8 +22,8 @@ import (
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
-	"github.com/openshift/registries-controller/pkg/render"
 )
 
 // Tree is one side of a comparison: the files written on the nodes of each pool, by pool name. A single
@@ -31,11 +31,11 @@ import (
 type Tree map[string]nodefiles.Files
 
 // Read reads one side from path:
-//   - a directory written by `render --node-root`: either one pool's directory (holding etc/containers or
-//     etc/crio), read as pool "", or the root holding one such directory per pool. Every file under the node
-//     paths the render writes is read: registries.conf, policy.json, and the files in registries.conf.d,
-//     registries.d and /etc/crio/policies. A directory with no pool is a pool whose files are all the node's
-//     base files (render writes nothing then);
+//   - a directory written by `render --node-root`: either one pool's directory (holding a directory of a managed
+//     path, e.g. etc/containers or etc/crio/policies), read as pool "", or the root holding one such directory per
+//     pool. The files at the node paths the render may write (generated.Managed: registries.conf, policy.json,
+//     the search drop-in, sigstore-registries.yaml, /etc/crio/policies/*) are read, others are not. A directory
+//     with no pool is a pool whose files are all the node's base files (render writes nothing then);
 //   - a MachineConfig, YAML or JSON: the files of its Ignition config;
 //   - any other file: a registries.conf (it must be TOML).
 func Read(path string) (Tree, error) {
@@ -144,9 +144,9 @@ func readDir(dir string) (Tree, error) {
 	return tree, nil
 }
 
-// isPoolDir reports whether dir holds node files: etc/containers or etc/crio.
+// isPoolDir reports whether dir holds node files: a directory of a managed path (generated.ManagedDirs).
 func isPoolDir(dir string) bool {
-	for _, d := range []string{filepath.Dir(nodefiles.RegistriesConf), filepath.Dir(nodefiles.NamespacePolicyDir)} {
+	for _, d := range generated.ManagedDirs() {
 		if info, err := os.Stat(filepath.Join(dir, filepath.FromSlash(d))); err == nil && info.IsDir() {
 			return true
 		}
@@ -154,26 +154,29 @@ func isPoolDir(dir string) bool {
 	return false
 }
 
-// readPoolDir reads the node files under a pool directory, in the MachineConfig's order: registries.conf,
-// policy.json, then each directory's files sorted by path.
+// readPoolDir reads the node files at the managed paths of a pool directory, output by output in their table
+// order, each directory's files sorted by path.
 func readPoolDir(dir string) (nodefiles.Files, error) {
 	var out nodefiles.Files
-	for _, p := range []string{nodefiles.RegistriesConf, nodefiles.PolicyJSON} {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			continue
-		case err != nil:
-			return nil, err
+	for _, o := range generated.Outputs {
+		for _, p := range o.Paths {
+			if p.Dir {
+				files, err := readNodeDir(dir, p.Path)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, files...)
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p.Path)))
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				continue
+			case err != nil:
+				return nil, err
+			}
+			out = append(out, nodefiles.File{Path: p.Path, Data: data})
 		}
-		out = append(out, nodefiles.File{Path: p, Data: data})
-	}
-	for _, d := range []string{nodefiles.RegistriesDir, nodefiles.NamespacePolicyDir, nodefiles.DropInDir} {
-		files, err := readNodeDir(dir, d)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, files...)
 	}
 	return out, nil
 }
@@ -228,7 +231,7 @@ func machineConfigFiles(path string, data []byte) (nodefiles.Files, error) {
 	if err := yaml.Unmarshal(data, mc); err != nil {
 		return nil, fmt.Errorf("%s: not a valid MachineConfig: %v", path, err)
 	}
-	files, err := render.Files(mc)
+	files, err := generated.DecodeFiles(mc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

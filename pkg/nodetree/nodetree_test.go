@@ -12,8 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
-	"github.com/openshift/registries-controller/pkg/render"
 )
 
 // writeTree writes files (path relative to dir -> contents) and returns dir.
@@ -47,7 +47,7 @@ func summary(tree Tree) []string {
 
 const conf = `unqualified-search-registries = ["quay.io"]`
 
-func TestReadAPoolDirectoryReadsEveryNodeFile(t *testing.T) {
+func TestReadAPoolDirectoryReadsEveryManagedNodeFile(t *testing.T) {
 	dir := writeTree(t, t.TempDir(), map[string]string{
 		"etc/containers/registries.conf":                                  conf,
 		"etc/containers/policy.json":                                      "{}",
@@ -56,7 +56,7 @@ func TestReadAPoolDirectoryReadsEveryNodeFile(t *testing.T) {
 		"etc/crio/policies/team-a.json":                                   "{a}",
 		"etc/containers/registries.conf.d/01-image-searchRegistries.conf": "s",
 		"etc/containers/unrelated.conf":                                   "not a node path the render writes",
-		"etc/containers/registries.d/sub/nested.yaml":                     "n",
+		"etc/containers/registries.d/sub/nested.yaml":                     "not written by the render either",
 	})
 	tree, err := Read(dir)
 	if err != nil {
@@ -66,7 +66,6 @@ func TestReadAPoolDirectoryReadsEveryNodeFile(t *testing.T) {
 		nodefiles.RegistriesConf + "=" + conf,
 		nodefiles.PolicyJSON + "={}",
 		nodefiles.SigstoreRegistries + "=docker: {}\n",
-		"/etc/containers/registries.d/sub/nested.yaml=n",
 		nodefiles.NamespacePolicy("team-a") + "={a}",
 		nodefiles.NamespacePolicy("team-b") + "={b}",
 		nodefiles.SearchRegistries + "=s",
@@ -103,7 +102,7 @@ func TestReadAnEmptyDirectoryIsThePoolOfBaseFiles(t *testing.T) {
 }
 
 func TestReadAMachineConfigOrARegistriesConf(t *testing.T) {
-	ign, err := render.IgnitionJSON(nodefiles.Files{{Path: nodefiles.RegistriesConf, Data: []byte(conf)}, {Path: nodefiles.NamespacePolicy("a"), Data: []byte("{}")}})
+	ign, err := generated.Encode(nodefiles.Files{{Path: nodefiles.RegistriesConf, Data: []byte(conf)}, {Path: nodefiles.NamespacePolicy("a"), Data: []byte("{}")}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,99 +7,136 @@ import (
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 )
 
-// Outcome is what the controller would do to a pool's generated MachineConfig.
+// Outcome is what the controller would do to a generated MachineConfig.
 type Outcome string
 
 const (
 	// Unchanged: it would not write; the MachineConfig says the same.
 	Unchanged Outcome = "unchanged"
-	// Created: the pool has no generated MachineConfig yet.
+	// Created: the MachineConfig does not exist yet.
 	Created Outcome = "created"
-	// Updated: it differs in meaning (render.Differences).
+	// Updated: it differs in meaning (generated.Differences).
 	Updated Outcome = "updated"
-	// Deleted: the pool would no longer be a built-in pool, or no longer exist.
+	// Deleted: the pool would no longer be a built-in pool, or no longer exist, or the output is removed (its
+	// object is deleted).
 	Deleted Outcome = "deleted"
 )
 
-// Pool is what a render with the edits does to one pool's generated MachineConfig.
-type Pool struct {
-	// Name is the pool's, e.g. "worker".
-	Name string
-	// MachineConfig is the name of its generated MachineConfig, e.g. "99-worker-generated-registries".
-	MachineConfig string
-	// Existing is that MachineConfig as the cluster holds it now, nil when there is none; Desired is the one
-	// rendered with the edits, nil when the pool would have none.
-	Existing, Desired *mcfgv1.MachineConfig
+// MachineConfig is what a render with the edits does to one generated MachineConfig.
+type MachineConfig struct {
+	// Key names it: pool and output, e.g. 99-worker-generated-registries.
+	Key generated.Key
+	// Existing is the MachineConfig as the cluster holds it now, nil when there is none; Desired is the one rendered
+	// with the edits, nil when there would be none.
+	Existing *mcfgv1.MachineConfig
+	Desired  *generated.Desired
 	// Old and New are the files each writes, in its order (none for a missing one).
 	Old, New nodefiles.Files
-	// Differences are what render.Differences, the controller's reason to write, finds between Existing and
+	// Differences are what generated.Differences, the controller's reason to write, finds between Existing and
 	// Desired, e.g. "file /etc/containers/registries.conf: contents differ". The version annotation, which says
 	// which build wrote a MachineConfig and not what it says, is left out.
-	Differences []string
+	Differences []generated.Difference
 }
 
-// Outcome says whether, and how, the controller would write the pool's MachineConfig.
-func (p *Pool) Outcome() Outcome {
+// Outcome says whether, and how, the controller would write the MachineConfig.
+func (m *MachineConfig) Outcome() Outcome {
 	switch {
-	case p.Existing == nil && p.Desired != nil:
+	case m.Existing == nil && m.Desired != nil:
 		return Created
-	case p.Existing != nil && p.Desired == nil:
+	case m.Existing != nil && m.Desired == nil:
 		return Deleted
-	case len(p.Differences) > 0:
+	case len(m.Differences) > 0:
 		return Updated
 	}
 	return Unchanged
 }
 
-// Compare returns, for every pool in before (the built-in pools of the cluster now, render.PoolNames) or in
-// out (the render with the edits), sorted by name, its generated MachineConfig now (looked up with get, a
-// MachineConfig lister's Get) and after the edits.
-func Compare(before []string, out *render.Output, get func(name string) (*mcfgv1.MachineConfig, error)) ([]Pool, error) {
-	desired := map[string]*mcfgv1.MachineConfig{}
-	names := slices.Clone(before)
-	for _, mc := range out.MachineConfigs {
-		pool := mc.Labels[mcfgv1.MachineConfigRoleLabelKey]
-		desired[pool] = mc
-		names = append(names, pool)
+// Pool is what a render with the edits does to one pool: to each of its generated MachineConfigs.
+type Pool struct {
+	// Name is the pool's, e.g. "worker".
+	Name string
+	// MachineConfigs are its generated MachineConfigs of every output the render manages, in output order.
+	MachineConfigs []MachineConfig
+}
+
+// Old returns the files the pool's generated MachineConfigs write now, in output order.
+func (p *Pool) Old() nodefiles.Files {
+	var out nodefiles.Files
+	for _, m := range p.MachineConfigs {
+		out = append(out, m.Old...)
 	}
+	return out
+}
+
+// New returns the files the pool's generated MachineConfigs would write, in output order.
+func (p *Pool) New() nodefiles.Files {
+	var out nodefiles.Files
+	for _, m := range p.MachineConfigs {
+		out = append(out, m.New...)
+	}
+	return out
+}
+
+// Changed reports whether the controller would write any of the pool's MachineConfigs.
+func (p *Pool) Changed() bool {
+	return slices.ContainsFunc(p.MachineConfigs, func(m MachineConfig) bool { return m.Outcome() != Unchanged })
+}
+
+// Compare returns, for every pool in before (the built-in pools of the cluster now, generated.BuiltInPools) or in
+// out (the render with the edits), sorted by name, each generated MachineConfig of the outputs out manages
+// (render.Written or render.Removed) now (looked up with get, a MachineConfig lister's Get, decoded with dec) and
+// after the edits.
+func Compare(before []string, out *render.Output, get func(name string) (*mcfgv1.MachineConfig, error), dec *generated.Decoder) ([]Pool, error) {
+	names := slices.Concat(before, out.Pools)
 	slices.Sort(names)
 	names = slices.Compact(names)
 	pools := make([]Pool, 0, len(names))
 	for _, name := range names {
-		p := Pool{Name: name, MachineConfig: render.MachineConfigName(name), Desired: desired[name]}
-		existing, err := get(p.MachineConfig)
-		switch {
-		case apierrors.IsNotFound(err):
-		case err != nil:
-			return nil, fmt.Errorf("reading MachineConfig %s: %w", p.MachineConfig, err)
-		default:
-			p.Existing = existing
-			if p.Old, err = render.Files(existing); err != nil {
+		pool := Pool{Name: name}
+		for _, r := range out.Outputs {
+			if r.State == render.Unmanaged {
+				continue
+			}
+			m, err := compareOne(generated.Key{Pool: name, Output: r.Output}, out, get, dec)
+			if err != nil {
 				return nil, err
 			}
+			if m.Existing != nil || m.Desired != nil {
+				pool.MachineConfigs = append(pool.MachineConfigs, m)
+			}
 		}
-		if p.Desired != nil {
-			p.New = out.Files
-		}
-		if p.Existing != nil && p.Desired != nil {
-			p.Differences = render.Differences(p.Existing, sameVersion(p.Desired, p.Existing))
-		}
-		pools = append(pools, p)
+		pools = append(pools, pool)
 	}
 	return pools, nil
 }
 
-// sameVersion returns desired with existing's version annotation.
-func sameVersion(desired, existing *mcfgv1.MachineConfig) *mcfgv1.MachineConfig {
-	d := desired.DeepCopy()
-	if v, ok := existing.Annotations[render.VersionAnnotation]; ok {
-		d.Annotations[render.VersionAnnotation] = v
-	} else {
-		delete(d.Annotations, render.VersionAnnotation)
+func compareOne(key generated.Key, out *render.Output, get func(name string) (*mcfgv1.MachineConfig, error), dec *generated.Decoder) (MachineConfig, error) {
+	m := MachineConfig{Key: key, Desired: out.Desired(key)}
+	existing, err := get(key.Name())
+	switch {
+	case apierrors.IsNotFound(err):
+	case err != nil:
+		return m, fmt.Errorf("reading MachineConfig %s: %w", key.Name(), err)
+	default:
+		m.Existing = existing
 	}
-	return d
+	var have *generated.Config
+	if m.Existing != nil {
+		if have, err = dec.Decode(m.Existing); err != nil {
+			return m, err
+		}
+		m.Old = have.Files
+	}
+	if m.Desired != nil {
+		m.New = m.Desired.Files
+	}
+	if m.Existing != nil && m.Desired != nil {
+		m.Differences = generated.Differences(m.Existing, have, m.Desired.WithVersion(m.Existing.Annotations[generated.VersionAnnotation]))
+	}
+	return m, nil
 }

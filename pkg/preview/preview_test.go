@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputfiles"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/preview"
@@ -134,19 +135,30 @@ func lister(mcs ...*mcfgv1.MachineConfig) func(string) (*mcfgv1.MachineConfig, e
 func outcomes(pools []preview.Pool) string {
 	var out []string
 	for _, p := range pools {
-		out = append(out, fmt.Sprintf("%s:%s%v", p.Name, p.Outcome(), p.Differences))
+		for _, m := range p.MachineConfigs {
+			out = append(out, fmt.Sprintf("%s:%s%v", m.Key.Pool, m.Outcome(), generated.Strings(m.Differences)))
+		}
 	}
 	return strings.Join(out, " ")
+}
+
+// objects returns the MachineConfig objects of a render, as a cluster would hold them.
+func objects(ds []*generated.Desired) []*mcfgv1.MachineConfig {
+	out := make([]*mcfgv1.MachineConfig, len(ds))
+	for i, d := range ds {
+		out[i] = d.Object
+	}
+	return out
 }
 
 func TestCompareSaysWhatTheControllerWouldWritePerPool(t *testing.T) {
 	in := cluster()
 	// Written by another build of the controller: the version annotation alone is no reason to write.
 	now := renderOf(t, in, "4.20-other-build").MachineConfigs
-	get := lister(now...)
-	names := render.PoolNames(in.Pools)
+	get := lister(objects(now)...)
+	names := generated.BuiltInPools(in.Pools)
 
-	pools, err := preview.Compare(names, renderOf(t, in, "dev"), get)
+	pools, err := preview.Compare(names, renderOf(t, in, "dev"), get, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,19 +167,19 @@ func TestCompareSaysWhatTheControllerWouldWritePerPool(t *testing.T) {
 	}
 
 	in.ImageDigestMirrorSets = append(in.ImageDigestMirrorSets, fixtures.IDMS("team-b", fixtures.Mirror("quay.io/b", "m.local/b")))
-	pools, err = preview.Compare(names, renderOf(t, in, "dev"), get)
+	pools, err = preview.Compare(names, renderOf(t, in, "dev"), get, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := outcomes(pools); got != "master:updated[file /etc/containers/registries.conf: contents differ] worker:updated[file /etc/containers/registries.conf: contents differ]" {
 		t.Errorf("a mirror set added: %s", got)
 	}
-	if string(pools[1].New.Content("/etc/containers/registries.conf")) == string(pools[1].Old.Content("/etc/containers/registries.conf")) {
+	if string(pools[1].New().Content("/etc/containers/registries.conf")) == string(pools[1].Old().Content("/etc/containers/registries.conf")) {
 		t.Errorf("old and new files are the same")
 	}
 
 	in.Pools = []*mcfgv1.MachineConfigPool{fixtures.Pool("master", true), fixtures.Pool("arbiter", true)}
-	pools, err = preview.Compare(names, renderOf(t, in, "dev"), get)
+	pools, err = preview.Compare(names, renderOf(t, in, "dev"), get, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/containers/image/v5/types"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
@@ -57,11 +58,15 @@ func FuzzDifferences(f *testing.F) {
 			return
 		}
 		for i := range ma {
-			noDiff := len(render.Differences(ma[i], mb[i])) == 0
-			same, why := sameMeaning(t, dir, ma[i], mb[i])
-			if noDiff != same {
+			have, err := generated.Decode(ma[i].Object)
+			if err != nil {
+				t.Fatal(err)
+			}
+			diffs := generated.Differences(ma[i].Object, have, mb[i])
+			same, why := sameMeaning(t, dir, ma[i].Object, mb[i].Object)
+			if noDiff := len(diffs) == 0; noDiff != same {
 				t.Fatalf("%s: Differences says no difference %v, containers/image says same meaning %v (%s)\nA:\n%s\nB:\n%s\ndifferences: %q",
-					ma[i].Name, noDiff, same, why, a, b, render.Differences(ma[i], mb[i]))
+					ma[i].Key.Name(), noDiff, same, why, a, b, generated.Strings(diffs))
 			}
 		}
 	})
@@ -72,7 +77,7 @@ const maxScriptLines = 24
 
 // renderScript renders the configuration a script describes for the pools master and worker; false when it is
 // invalid.
-func renderScript(script string) ([]*mcfgv1.MachineConfig, bool) {
+func renderScript(script string) ([]*generated.Desired, bool) {
 	in := &inputs.Inputs{ClusterVersion: fixtures.ClusterVersion(fixtures.ReleaseImage),
 		Pools: []*mcfgv1.MachineConfigPool{fixtures.Pool("master", true), fixtures.Pool("worker", true)}}
 	lines := strings.Split(script, "\n")

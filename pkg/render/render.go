@@ -12,22 +12,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 
-	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
-
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/imagepolicy"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registries"
 )
-
-// BuiltInPoolLabel marks the pools that get their own generated MachineConfig (master, worker, arbiter).
-// Other pools inherit the worker one through their machineConfigSelector.
-const BuiltInPoolLabel = "machineconfiguration.openshift.io/mco-built-in"
-
-// defaultPools are rendered when no pool is given, as at install time.
-var defaultPools = []string{"master", "worker"}
 
 // Checker loads rendered files as a node would and fails when containers/image rejects one of them. It returns
 // how many [[registry]] entries the library read from registries.conf (0 when none is written), so the render
@@ -46,16 +37,18 @@ type Options struct {
 
 // Output is a complete render.
 type Output struct {
-	// Files are the node files every pool gets, in MachineConfig order.
-	Files nodefiles.Files
 	// Report says where every mirror came from and what was not applied as written.
 	Report *registries.Report
 	// Merge is the merged mirror configuration, with the registries.conf model.
 	Merge *registries.Result
 	// Policies is the signature side: policy.json, the signature policies and their per-object outcomes.
 	Policies *imagepolicy.Result
-	// MachineConfigs holds one MachineConfig per rendered pool, sorted by name.
-	MachineConfigs []*mcfgv1.MachineConfig
+	// Pools are the built-in pools rendered for, sorted (generated.BuiltInPools).
+	Pools []string
+	// Outputs are what the render wants of each output, in generated.Outputs order.
+	Outputs []Rendered
+	// MachineConfigs holds one MachineConfig per pool and written output, in generated.Key order.
+	MachineConfigs []*generated.Desired
 }
 
 // errCheck marks rendered files that containers/image rejects: always a bug here, never the user's input,
@@ -87,22 +80,32 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 	}
 	merge.Report.Warnings = append(merge.Report.Warnings, policies.Warnings...)
 	files := nodeFiles(merge, policies)
-	// The load-back runs while the MachineConfigs are encoded: on a node with more than one core the
-	// render then takes about as long as the load alone.
+	out := &Output{Report: &merge.Report, Merge: merge, Policies: policies, Pools: generated.BuiltInPools(in.Pools)}
+	out.Outputs = []Rendered{{Output: generated.Registries, State: Written, Files: files, owner: imageOwnerReference(in.Image)}}
+	// The load-back runs while the MachineConfigs are encoded: on a node with more than one core the render then
+	// takes about as long as the load alone.
 	checked := make(chan error, 1)
 	go func() { checked <- check(opts.Checker, files, merge) }()
-	raw, err := IgnitionJSON(files)
+	err = out.encode(opts.Version)
 	if checkErr := <-checked; checkErr != nil {
 		return nil, checkErr
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{Files: files, Report: &merge.Report, Merge: merge, Policies: policies}
-	for _, pool := range PoolNames(in.Pools) {
-		out.MachineConfigs = append(out.MachineConfigs, machineConfig(pool, raw, in.Image, opts.Version))
-	}
 	return out, nil
+}
+
+// encode builds the MachineConfig of every pool and written output.
+func (out *Output) encode(version string) error {
+	for i := range out.Outputs {
+		mcs, err := out.Outputs[i].machineConfigs(out.Pools, version)
+		if err != nil {
+			return err
+		}
+		out.MachineConfigs = append(out.MachineConfigs, mcs...)
+	}
+	return nil
 }
 
 // check loads files back with the Checker, and makes sure containers/image uses every [[registry]] entry
@@ -116,22 +119,6 @@ func check(checker Checker, files nodefiles.Files, merge *registries.Result) err
 		return fmt.Errorf("%w: %d [[registry]] entries written, %d loaded", errCheck, len(merge.Registries.Registries), entries)
 	}
 	return nil
-}
-
-// PoolNames returns the names of the pools that get a generated MachineConfig, sorted: the pools
-// labelled BuiltInPoolLabel, or master and worker when no pool is given (at install time).
-func PoolNames(pools []*mcfgv1.MachineConfigPool) []string {
-	if len(pools) == 0 {
-		return append([]string(nil), defaultPools...)
-	}
-	var names []string
-	for _, p := range pools {
-		if _, ok := p.Labels[BuiltInPoolLabel]; ok {
-			names = append(names, p.Name)
-		}
-	}
-	sort.Strings(names)
-	return names
 }
 
 // nodeFiles returns the files in the order the reference writes them (docs/semantics.md §9.6): registries.conf,

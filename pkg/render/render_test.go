@@ -12,7 +12,6 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
-	"github.com/vincent-petithory/dataurl"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/openshift/registries-controller/pkg/inputs"
@@ -61,7 +60,7 @@ func TestEveryBuiltInPoolGetsAMachineConfigAsTheReferenceWritesIt(t *testing.T) 
 		t.Fatalf("got %d MachineConfigs, want master and worker (infra is not built in)", len(out.MachineConfigs))
 	}
 	for i, pool := range []string{"master", "worker"} {
-		mc := out.MachineConfigs[i]
+		mc := out.MachineConfigs[i].Object
 		if mc.Name != "99-"+pool+"-generated-registries" {
 			t.Errorf("name %q", mc.Name)
 		}
@@ -114,7 +113,8 @@ func TestAMachineConfigExistsEvenWithNothingToWrite(t *testing.T) {
 	if len(out.MachineConfigs) != 2 {
 		t.Fatalf("with no pools given, want the default master and worker, got %d", len(out.MachineConfigs))
 	}
-	for _, mc := range out.MachineConfigs {
+	for _, d := range out.MachineConfigs {
+		mc := d.Object
 		var ign ignition
 		if err := json.Unmarshal(mc.Spec.Config.Raw, &ign); err != nil {
 			t.Fatal(err)
@@ -142,8 +142,8 @@ func TestRenderDoesNotDependOnTheOrderOfObjectsOrEntries(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range base.MachineConfigs {
-			if string(out.MachineConfigs[i].Spec.Config.Raw) != string(base.MachineConfigs[i].Spec.Config.Raw) {
-				t.Fatalf("order changed the output:\n%s\n%s", out.MachineConfigs[i].Spec.Config.Raw, base.MachineConfigs[i].Spec.Config.Raw)
+			if string(out.MachineConfigs[i].Object.Spec.Config.Raw) != string(base.MachineConfigs[i].Object.Spec.Config.Raw) {
+				t.Fatalf("order changed the output:\n%s\n%s", out.MachineConfigs[i].Object.Spec.Config.Raw, base.MachineConfigs[i].Object.Spec.Config.Raw)
 			}
 		}
 	}
@@ -165,70 +165,6 @@ func TestRenderLeavesItsInputsUntouched(t *testing.T) {
 	}
 }
 
-func TestPoolNames(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		pools []*mcfgv1.MachineConfigPool
-		want  []string
-	}{
-		{"no pools means master and worker", nil, []string{"master", "worker"}},
-		{"only built-in pools count", []*mcfgv1.MachineConfigPool{fixtures.Pool("worker", true), fixtures.Pool("infra", false), fixtures.Pool("arbiter", true)}, []string{"arbiter", "worker"}},
-		{"custom pools alone get none", []*mcfgv1.MachineConfigPool{fixtures.Pool("infra", false)}, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := render.PoolNames(tc.pools); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
-
-func TestFilesDecodesWhatMachineConfigEncodes(t *testing.T) {
-	files := nodefiles.Files{{Path: "/etc/a", Data: []byte("x = 1\n")}, {Path: "/etc/b", Data: []byte("{}")}}
-	raw, err := render.IgnitionJSON(files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := render.Files(&mcfgv1.MachineConfig{Spec: mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: raw}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, files) {
-		t.Errorf("got %+v, want %+v", got, files)
-	}
-}
-
-// TestDataURLsAreTheLibrarysOwn checks the data URLs against vincent-petithory/dataurl's EncodeBytes, which
-// MCO uses, on the kinds of contents it tells apart (text, JSON, HTML-like, binary, empty).
-func TestDataURLsAreTheLibrarysOwn(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	cases := [][]byte{nil, {}, []byte("unqualified-search-registries = []\n"), []byte(`{"default": []}`), []byte("docker:\n  a: {}\n"),
-		[]byte("<html><body>"), []byte("%PDF-1.4"), {0, 1, 2, 0xff}, []byte("\xef\xbb\xbfBOM text")}
-	for range 200 {
-		b := make([]byte, rng.IntN(700))
-		for i := range b {
-			b[i] = byte(rng.IntN(256))
-			if rng.IntN(4) > 0 {
-				b[i] = byte(' ' + rng.IntN(95))
-			}
-		}
-		cases = append(cases, b)
-	}
-	for _, data := range cases {
-		raw, err := render.IgnitionJSON(nodefiles.Files{{Path: "/etc/x", Data: data}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ign ignition
-		if err := json.Unmarshal(raw, &ign); err != nil {
-			t.Fatal(err)
-		}
-		if got, want := ign.Storage.Files[0].Contents.Source, dataurl.EncodeBytes(data); got != want {
-			t.Fatalf("data URL of %q:\n got %s\nwant %s", data, got, want)
-		}
-	}
-}
-
 func TestAnImageFromAFileGivesNoOwnerReference(t *testing.T) {
 	in := exampleInputs()
 	in.Image.UID = "" // as read by `render` at install time
@@ -236,8 +172,8 @@ func TestAnImageFromAFileGivesNoOwnerReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, mc := range out.MachineConfigs {
-		if len(mc.OwnerReferences) != 0 {
+	for _, d := range out.MachineConfigs {
+		if mc := d.Object; len(mc.OwnerReferences) != 0 {
 			t.Errorf("%s: owner references %+v: the API server rejects one without a UID", mc.Name, mc.OwnerReferences)
 		}
 	}

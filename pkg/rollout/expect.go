@@ -2,18 +2,18 @@ package rollout
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
-	"github.com/openshift/registries-controller/pkg/render"
 )
 
-// Want is what a pool's rendered config must hold at the managed paths (Managed) for a render to be live there.
+// Want is what a pool's rendered config must hold at the paths one output owns (generated.Output.Owns) for the
+// output's render to be live there.
 //
 // MCO renders a pool's config by merging the MachineConfigs its machineConfigSelector matches in name order, a
 // later file replacing an earlier one at the same path. So with the generated 99-worker-generated-registries
@@ -21,10 +21,12 @@ import (
 // rendered config must hold the render's registries.conf and 50-extra's policy.json; had nothing else written
 // policy.json, it must hold none.
 type Want struct {
+	// Output is the output judged, e.g. generated.Registries.
+	Output *generated.Output
 	// Generated is the generated MachineConfig whose files the pool gets, e.g. 99-worker-generated-registries.
 	Generated string
-	// Files are the managed files the rendered config must hold, sorted by path; a managed path not listed must
-	// be absent. They are the render's files, and, at managed paths the render does not write, what the pool's
+	// Files are the files the rendered config must hold at the output's paths, sorted by path; a path of the
+	// output not listed must be absent. They are the render's files, and, at managed paths the render does not write, what the pool's
 	// other MachineConfigs write there (usually nothing).
 	Files nodefiles.Files
 	// Overrides are files of the render that a MachineConfig sorting after Generated replaces: while there is
@@ -40,37 +42,38 @@ type Override struct {
 	By string
 }
 
-// Expect returns what the rendered config of pool must hold for files, the render's files, to be live there,
-// given every MachineConfig of the cluster (configs) and the generated MachineConfig that is to carry files
-// (generated, see GeneratedFor). The generated MachineConfig itself, as it is in configs, plays no part: files
-// take its place, so a render can be judged before it is written.
-func Expect(pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfig, generated string, files nodefiles.Files) (Want, error) {
+// Expect returns what the rendered config of pool must hold for files, the render's files of output, to be live
+// there, given every MachineConfig of the cluster (configs, decoded with dec). The output's generated MachineConfig
+// for the pool (GeneratedFor) plays no part as it is in configs: files take its place, so a render can be judged
+// before it is written.
+func Expect(pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfig, dec *generated.Decoder, output *generated.Output, files nodefiles.Files) (Want, error) {
 	selected, err := Selected(pool, configs)
 	if err != nil {
 		return Want{}, err
 	}
+	gen := GeneratedFor(pool, configs, output)
 	type written struct {
 		data []byte
 		by   string
 	}
 	before, after := map[string]written{}, map[string]written{}
 	for _, mc := range selected {
-		if mc.Name == generated {
+		if mc.Name == gen {
 			continue
 		}
-		managed, err := ManagedFiles(mc)
+		managed, err := ManagedFiles(dec, mc, output.Owns)
 		if err != nil {
 			return Want{}, err
 		}
 		into := before
-		if mc.Name > generated {
+		if mc.Name > gen {
 			into = after
 		}
 		for _, f := range managed {
 			into[f.Path] = written{data: f.Data, by: mc.Name}
 		}
 	}
-	want := Want{Generated: generated}
+	want := Want{Output: output, Generated: gen}
 	ours := map[string]bool{}
 	for _, f := range files {
 		ours[f.Path] = true
@@ -115,22 +118,20 @@ func Selected(pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfig) (
 	return out, nil
 }
 
-var generatedName = regexp.MustCompile(`^99-.+-generated-registries$`)
-
-// GeneratedFor returns the name of the generated MachineConfig whose files pool's nodes get: a built-in pool's
-// own (99-<pool>-generated-registries); for another pool, the last generated MachineConfig its selector matches
-// (a custom pool inherits the worker one), or the worker one when it matches none yet.
-func GeneratedFor(pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfig) string {
-	if _, builtIn := pool.Labels[render.BuiltInPoolLabel]; builtIn {
-		return render.MachineConfigName(pool.Name)
+// GeneratedFor returns the name of output's generated MachineConfig whose files pool's nodes get: a built-in pool's
+// own (99-<pool>-generated-registries); for another pool, the last generated MachineConfig of the output its
+// selector matches (a custom pool inherits the worker one), or the worker one when it matches none yet.
+func GeneratedFor(pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfig, output *generated.Output) string {
+	if generated.BuiltIn(pool) {
+		return output.MachineConfigName(pool.Name)
 	}
-	name := render.MachineConfigName("worker")
+	name := output.MachineConfigName("worker")
 	selected, err := Selected(pool, configs)
 	if err != nil {
 		return name
 	}
 	for _, mc := range selected {
-		if generatedName.MatchString(mc.Name) {
+		if k, ok := generated.ParseName(mc.Name); ok && k.Output == output {
 			name = mc.Name
 		}
 	}

@@ -15,13 +15,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
-	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/rollout"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
-const generated = "99-worker-generated-registries"
+const workerGenerated = "99-worker-generated-registries"
 
 var (
 	conf    = nodefiles.File{Path: nodefiles.RegistriesConf, Data: []byte("[[registry]]\n  location = \"quay.io/new\"\n")}
@@ -33,7 +33,7 @@ var (
 // config returns a MachineConfig of the worker role writing files (a rendered one when rendered).
 func config(t *testing.T, name string, files ...nodefiles.File) *mcfgv1.MachineConfig {
 	t.Helper()
-	raw, err := render.IgnitionJSON(files)
+	raw, err := generated.Encode(files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestJudge(t *testing.T) {
 		name:  "every node on a rendered config carrying the files is live",
 		files: nodefiles.Files{conf},
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, "00-worker", base), config(t, generated, conf), config(t, "rendered-worker-new", base, conf)}
+			return []*mcfgv1.MachineConfig{config(t, "00-worker", base), config(t, workerGenerated, conf), config(t, "rendered-worker-new", base, conf)}
 		},
 		pool:    pool("rendered-worker-new", "rendered-worker-new", 5),
 		phase:   rollout.Live,
@@ -182,7 +182,7 @@ func TestJudge(t *testing.T) {
 		name:  "the generated MachineConfig as the cluster holds it plays no part",
 		files: nodefiles.Files{conf},
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, generated, oldConf, policy), config(t, "rendered-worker-new", conf)}
+			return []*mcfgv1.MachineConfig{config(t, workerGenerated, oldConf, policy), config(t, "rendered-worker-new", conf)}
 		},
 		pool:    pool("rendered-worker-new", "rendered-worker-new", 3),
 		phase:   rollout.Live,
@@ -229,11 +229,11 @@ func TestJudge(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			configs := tc.configs(t)
-			want, err := rollout.Expect(tc.pool, configs, rollout.GeneratedFor(tc.pool, configs), tc.files)
+			want, err := rollout.Expect(tc.pool, configs, nil, generated.Registries, tc.files)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := rollout.Judge(tc.pool, lookupIn(configs), want)
+			got := rollout.Judge(tc.pool, lookupIn(configs), nil, want)
 			if got.Phase != tc.phase || got.Message != tc.message {
 				t.Errorf("got %s %q\nwant %s %q", got.Phase, got.Message, tc.phase, tc.message)
 			}
@@ -272,7 +272,7 @@ func gzipped(t *testing.T, name, path string, data []byte) *mcfgv1.MachineConfig
 
 func TestOtherMachineConfigsAreReadWhateverTheyHoldBesidesManagedFiles(t *testing.T) {
 	extra := gzipped(t, "50-policy", nodefiles.PolicyJSON, policy.Data)
-	files, err := rollout.ManagedFiles(extra)
+	files, err := rollout.ManagedFiles(nil, extra, generated.Managed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,11 +282,11 @@ func TestOtherMachineConfigsAreReadWhateverTheyHoldBesidesManagedFiles(t *testin
 	rendered := gzipped(t, "rendered-worker-new", nodefiles.PolicyJSON, policy.Data)
 	p := pool("rendered-worker-new", "rendered-worker-new", 1)
 	configs := []*mcfgv1.MachineConfig{extra, rendered}
-	want, err := rollout.Expect(p, configs, generated, nil)
+	want, err := rollout.Expect(p, configs, nil, generated.Registries, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := rollout.Judge(p, lookupIn(configs), want); st.Phase != rollout.Live {
+	if st := rollout.Judge(p, lookupIn(configs), nil, want); st.Phase != rollout.Live {
 		t.Errorf("a rendered config with units and an unreadable unmanaged file: %s %s", st.Phase, st.Message)
 	}
 }
@@ -296,15 +296,15 @@ func TestACustomPoolGetsTheGeneratedConfigItSelects(t *testing.T) {
 	infra.Spec.MachineConfigSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
 		Key: mcfgv1.MachineConfigRoleLabelKey, Operator: metav1.LabelSelectorOpIn, Values: []string{"worker", "infra"},
 	}}}
-	if got := rollout.GeneratedFor(infra, nil); got != generated {
+	if got := rollout.GeneratedFor(infra, nil, generated.Registries); got != workerGenerated {
 		t.Errorf("with no generated config yet: %s, want the worker one", got)
 	}
 	master := config(t, "99-master-generated-registries")
 	master.Labels[mcfgv1.MachineConfigRoleLabelKey] = "master"
-	if got := rollout.GeneratedFor(infra, []*mcfgv1.MachineConfig{master, config(t, generated)}); got != generated {
+	if got := rollout.GeneratedFor(infra, []*mcfgv1.MachineConfig{master, config(t, workerGenerated)}, generated.Registries); got != workerGenerated {
 		t.Errorf("GeneratedFor(infra) = %s", got)
 	}
-	if got := rollout.GeneratedFor(fixtures.Pool("master", true), nil); got != "99-master-generated-registries" {
+	if got := rollout.GeneratedFor(fixtures.Pool("master", true), nil, generated.Registries); got != "99-master-generated-registries" {
 		t.Errorf("GeneratedFor(master) = %s", got)
 	}
 	selected, err := rollout.Selected(infra, []*mcfgv1.MachineConfig{master, config(t, "rendered-worker-x"), config(t, "50-b"), config(t, "10-a")})

@@ -4,16 +4,16 @@
 //
 // A render is live on a pool when all of these hold (anything else is pending, whichever rendered config the
 // status names, since MCO keeps the old name in status.configuration until every node is updated):
-//   - status.configuration.name names a rendered MachineConfig whose managed files (Managed) are exactly those
-//     Expect says;
+//   - status.configuration.name names a rendered MachineConfig whose files at the output's paths are exactly
+//     those Expect says;
 //   - status.updatedMachineCount == status.readyMachineCount == status.machineCount;
 //   - status.observedGeneration equals the pool's generation;
 //   - the condition Updated is True.
 //
 // A pool that is not live and reports NodeDegraded or RenderDegraded True is degraded.
 //
-//	want, err := rollout.Expect(pool, configs, rollout.GeneratedFor(pool, configs), out.Files)
-//	st := rollout.Judge(pool, configLister.Get, want)
+//	want, err := rollout.Expect(pool, configs, decoder, generated.Registries, out.Files(generated.Registries))
+//	st := rollout.Judge(pool, configLister.Get, decoder, want)
 //	fmt.Printf("%s: %s\n", st.Pool, st.Message) // worker: 2/5 nodes updated to rendered-worker-8f3b...
 package rollout
 
@@ -24,6 +24,8 @@ import (
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/openshift/registries-controller/pkg/generated"
 )
 
 // Phase is where a render stands on a pool.
@@ -66,15 +68,15 @@ type State struct {
 }
 
 // Judge returns where the render that want describes (see Expect) stands on pool, looking the rendered configs
-// up with lookup.
-func Judge(pool *mcfgv1.MachineConfigPool, lookup Lookup, want Want) State {
+// up with lookup and decoding them with dec (nil: every time).
+func Judge(pool *mcfgv1.MachineConfigPool, lookup Lookup, dec *generated.Decoder, want Want) State {
 	st := pool.Status
 	s := State{
 		Pool: pool.Name, Phase: Pending,
 		Machines: st.MachineCount, Updated: st.UpdatedMachineCount, Ready: st.ReadyMachineCount,
 		Rendered: st.Configuration.Name, Target: pool.Spec.Configuration.Name,
 	}
-	current, _ := carries(lookup, s.Rendered, want)
+	current, _ := carries(lookup, dec, s.Rendered, want)
 	if current && st.UpdatedMachineCount == st.MachineCount && st.ReadyMachineCount == st.MachineCount &&
 		st.ObservedGeneration == pool.Generation && conditionTrue(pool, mcfgv1.MachineConfigPoolUpdated) {
 		s.Phase, s.TargetCarries = Live, s.Target == s.Rendered
@@ -86,7 +88,7 @@ func Judge(pool *mcfgv1.MachineConfigPool, lookup Lookup, want Want) State {
 		return s
 	}
 	var why string
-	s.TargetCarries, why = carries(lookup, s.Target, want)
+	s.TargetCarries, why = carries(lookup, dec, s.Target, want)
 	switch {
 	case len(want.Overrides) > 0:
 		o := want.Overrides[0]
@@ -107,9 +109,9 @@ func Judge(pool *mcfgv1.MachineConfigPool, lookup Lookup, want Want) State {
 	return s
 }
 
-// carries reports whether the rendered config name holds exactly want's files at the managed paths and the
+// carries reports whether the rendered config name holds exactly want's files at the output's paths and the
 // paths want writes; when not, it says why.
-func carries(lookup Lookup, name string, want Want) (bool, string) {
+func carries(lookup Lookup, dec *generated.Decoder, name string, want Want) (bool, string) {
 	if name == "" {
 		return false, "no rendered config"
 	}
@@ -124,7 +126,7 @@ func carries(lookup Lookup, name string, want Want) (bool, string) {
 	for _, f := range want.Files {
 		wanted[f.Path] = true
 	}
-	have, err := filesWhere(mc, func(p string) bool { return Managed(p) || wanted[p] })
+	have, err := ManagedFiles(dec, mc, func(p string) bool { return want.Output.Owns(p) || wanted[p] })
 	if err != nil {
 		return false, "cannot be read: " + err.Error()
 	}

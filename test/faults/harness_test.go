@@ -105,7 +105,7 @@ func expected(t *testing.T, objs ...*configv1.ImageDigestMirrorSet) files {
 	}
 	want := files{}
 	for _, mc := range out.MachineConfigs {
-		if want[mc.Name], err = framework.NodeFiles(mc); err != nil {
+		if want[mc.Key.Name()], err = framework.NodeFiles(mc.Object); err != nil {
 			t.Fatal(err)
 		}
 	}

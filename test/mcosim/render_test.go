@@ -11,8 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
-	"github.com/openshift/registries-controller/pkg/render"
 )
 
 // config returns a MachineConfig of role writing files, given as path and contents in turn.
@@ -22,7 +22,7 @@ func config(t *testing.T, name, role string, pathsAndContents ...string) *mcfgv1
 	for i := 0; i+1 < len(pathsAndContents); i += 2 {
 		files = append(files, nodefiles.File{Path: pathsAndContents[i], Data: []byte(pathsAndContents[i+1])})
 	}
-	raw, err := render.IgnitionJSON(files)
+	raw, err := generated.Encode(files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func roleSelector(role string) *metav1.LabelSelector {
 
 func renderedFiles(t *testing.T, mc *mcfgv1.MachineConfig) []string {
 	t.Helper()
-	files, err := render.Files(mc)
+	files, err := generated.DecodeFiles(mc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestTheRenderedConfigMergesTheSelectedConfigsInNameOrder(t *testing.T) {
 	if !strings.HasPrefix(mc.Name, "rendered-worker-") || len(mc.Name) != len("rendered-worker-")+32 {
 		t.Errorf("name = %q, want rendered-worker-<32 hex digits>", mc.Name)
 	}
-	if got := mc.Annotations[render.VersionAnnotation]; got != "v1" {
+	if got := mc.Annotations[generated.VersionAnnotation]; got != "v1" {
 		t.Errorf("version annotation = %q, want v1", got)
 	}
 	if refs := mc.OwnerReferences; len(refs) != 1 || refs[0].Kind != "MachineConfigPool" || refs[0].Name != "worker" || !*refs[0].Controller {

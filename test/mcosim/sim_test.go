@@ -17,8 +17,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
-	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/framework"
 	"github.com/openshift/registries-controller/test/mcosim"
 )
@@ -77,13 +77,13 @@ func applyConfig(t *testing.T, mc *mcfgv1.MachineConfig) {
 // holding contents.
 func applyGenerated(t *testing.T, pool, contents string) {
 	t.Helper()
-	applyConfig(t, machineConfig(t, render.MachineConfigName(pool), pool, nodefiles.Files{{Path: nodefiles.RegistriesConf, Data: []byte(contents)}}))
+	applyConfig(t, machineConfig(t, generated.Registries.MachineConfigName(pool), pool, nodefiles.Files{{Path: nodefiles.RegistriesConf, Data: []byte(contents)}}))
 }
 
 // machineConfig returns a MachineConfig of role writing files.
 func machineConfig(t *testing.T, name, role string, files nodefiles.Files) *mcfgv1.MachineConfig {
 	t.Helper()
-	raw, err := render.IgnitionJSON(files)
+	raw, err := generated.Encode(files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,8 +245,8 @@ func assertRenderedConfig(t *testing.T, name, pool string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := mc.Annotations[render.VersionAnnotation]; got != mcosim.DefaultControllerVersion {
-		t.Errorf("%s: annotation %s = %q, want %q", name, render.VersionAnnotation, got, mcosim.DefaultControllerVersion)
+	if got := mc.Annotations[generated.VersionAnnotation]; got != mcosim.DefaultControllerVersion {
+		t.Errorf("%s: annotation %s = %q, want %q", name, generated.VersionAnnotation, got, mcosim.DefaultControllerVersion)
 	}
 	owner := getPool(t, pool)
 	if refs := mc.OwnerReferences; len(refs) != 1 || refs[0].UID != owner.UID || refs[0].Kind != "MachineConfigPool" {

@@ -1,0 +1,124 @@
+package generated
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Difference is one way an existing generated MachineConfig differs from the desired one.
+type Difference struct {
+	// File is the node path of a file that differs, "" for metadata and the rest of the config.
+	File string
+	// Text says what differs, e.g. "file /etc/containers/registries.conf: contents differ" or
+	// "label machineconfiguration.openshift.io/role: have \"master\", want \"worker\"".
+	Text string
+}
+
+func (d Difference) String() string { return d.Text }
+
+// Strings returns the texts of ds.
+func Strings(ds []Difference) []string {
+	out := make([]string, len(ds))
+	for i, d := range ds {
+		out[i] = d.Text
+	}
+	return out
+}
+
+// Differences compares an existing MachineConfig (have is its decoded config, Decode) with the desired one by
+// meaning, not by bytes: the decoded file contents and their attributes against the render's files, the Ignition
+// version, and the labels, annotations and owner references the desired one sets. Labels and annotations other
+// owners added are not differences, nor is how the contents are encoded (a data URL's media type, gzip). It
+// returns one line per difference, nothing when writing desired would change nothing a node or a person cares
+// about.
+func Differences(existing *mcfgv1.MachineConfig, have *Config, desired *Desired) []Difference {
+	var diffs []Difference
+	for _, d := range MetadataDifferences(existing, desired.Object) {
+		diffs = append(diffs, Difference{Text: d})
+	}
+	if e, d := normalizeSpec(existing.Spec), normalizeSpec(desired.Object.Spec); !reflect.DeepEqual(e, d) {
+		diffs = append(diffs, Difference{Text: "spec fields other than config differ (osImageURL, kernelArguments, extensions, fips, kernelType)"})
+	}
+	if have.Version != IgnitionVersion {
+		diffs = append(diffs, Difference{Text: fmt.Sprintf("Ignition version: have %q, want %q", have.Version, IgnitionVersion)})
+	}
+	if have.Other {
+		diffs = append(diffs, Difference{Text: "the Ignition config holds more than the generated files"})
+	}
+	file := func(p, format string, args ...any) {
+		diffs = append(diffs, Difference{File: p, Text: fmt.Sprintf("file %s"+format, append([]any{p}, args...)...)})
+	}
+	seen := make(map[string]bool, len(desired.Files))
+	for _, w := range desired.Files {
+		seen[w.Path] = true
+		h, ok := have.Files.Get(w.Path)
+		switch {
+		case !ok:
+			file(w.Path, " missing")
+		case !bytes.Equal(h, w.Data):
+			file(w.Path, ": contents differ")
+		case have.Attributes[w.Path] != "":
+			file(w.Path, ": attributes differ (%s)", have.Attributes[w.Path])
+		}
+	}
+	for _, h := range have.Files {
+		if !seen[h.Path] {
+			seen[h.Path] = true
+			file(h.Path, " is not generated")
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(have.Errors)) {
+		diffs = append(diffs, Difference{File: p, Text: have.Errors[p].Error()})
+	}
+	return diffs
+}
+
+// MetadataDifferences returns the labels, annotations and owner references desired sets that existing lacks or
+// holds with another value.
+func MetadataDifferences(existing, desired *mcfgv1.MachineConfig) []string {
+	var diffs []string
+	for k, v := range desired.Labels {
+		if got, ok := existing.Labels[k]; !ok || got != v {
+			diffs = append(diffs, fmt.Sprintf("label %s: have %q, want %q", k, got, v))
+		}
+	}
+	for k, v := range desired.Annotations {
+		if got, ok := existing.Annotations[k]; !ok || got != v {
+			diffs = append(diffs, fmt.Sprintf("annotation %s: have %q, want %q", k, got, v))
+		}
+	}
+	for _, want := range desired.OwnerReferences {
+		if !hasOwner(existing.OwnerReferences, want) {
+			diffs = append(diffs, fmt.Sprintf("owner reference to %s %s (uid %s) missing", want.Kind, want.Name, want.UID))
+		}
+	}
+	return diffs
+}
+
+func hasOwner(refs []metav1.OwnerReference, want metav1.OwnerReference) bool {
+	for _, r := range refs {
+		if r.APIVersion == want.APIVersion && r.Kind == want.Kind && r.Name == want.Name && r.UID == want.UID {
+			return true
+		}
+	}
+	return false
+}
+
+// normalizeSpec drops the config, compared decoded, and treats nil and empty lists alike, as the API server does
+// on a round trip.
+func normalizeSpec(s mcfgv1.MachineConfigSpec) mcfgv1.MachineConfigSpec {
+	s.Config.Raw, s.Config.Object = nil, nil
+	if len(s.KernelArguments) == 0 {
+		s.KernelArguments = nil
+	}
+	if len(s.Extensions) == 0 {
+		s.Extensions = nil
+	}
+	return s
+}

@@ -1,0 +1,163 @@
+package generated_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/nodefiles"
+)
+
+// desiredWorker is the registries MachineConfig of the worker pool writing three files, owned by an Image.
+func desiredWorker(t *testing.T) *generated.Desired {
+	t.Helper()
+	files := nodefiles.Files{
+		{Path: nodefiles.RegistriesConf, Data: []byte("[[registry]]\n  location = \"quay.io/a\"\n")},
+		{Path: nodefiles.PolicyJSON, Data: []byte(`{"default":[{"type":"insecureAcceptAnything"}]}`)},
+		{Path: nodefiles.SearchRegistries, Data: []byte("unqualified-search-registries = [\"quay.io\"]\n")},
+	}
+	raw, err := generated.Encode(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := &metav1.OwnerReference{APIVersion: "config.openshift.io/v1", Kind: "Image", Name: "cluster", UID: "uid-cluster"}
+	return generated.NewDesired(generated.Key{Pool: "worker", Output: generated.Registries}, files, raw, owner, "v1.2.3")
+}
+
+// editIgnition changes the Ignition JSON of mc through a generic map.
+func editIgnition(t *testing.T, mc *mcfgv1.MachineConfig, edit func(cfg map[string]any)) {
+	t.Helper()
+	var cfg map[string]any
+	if err := json.Unmarshal(mc.Spec.Config.Raw, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	edit(cfg)
+	raw, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc.Spec.Config.Raw = raw
+}
+
+func files(cfg map[string]any) []any { return cfg["storage"].(map[string]any)["files"].([]any) }
+
+func TestDifferences(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(t *testing.T, existing *mcfgv1.MachineConfig)
+		want string // a substring of the one expected difference; "" for none
+		file string // the file it names, "" for none
+	}{
+		{"an identical MachineConfig has none", func(*testing.T, *mcfgv1.MachineConfig) {}, "", ""},
+		{"labels and annotations of other owners are not differences", func(_ *testing.T, mc *mcfgv1.MachineConfig) {
+			mc.Labels["team"] = "a"
+			mc.Annotations["note"] = "b"
+		}, "", ""},
+		{"the same contents encoded another way are not a difference", func(t *testing.T, mc *mcfgv1.MachineConfig) {
+			editIgnition(t, mc, func(cfg map[string]any) {
+				for _, f := range files(cfg) {
+					contents := f.(map[string]any)["contents"].(map[string]any)
+					source := contents["source"].(string)
+					data, err := base64.StdEncoding.DecodeString(source[strings.IndexByte(source, ',')+1:])
+					if err != nil {
+						t.Fatal(err)
+					}
+					contents["source"] = "data:," + url.PathEscape(string(data))
+				}
+			})
+		}, "", ""},
+		{"no compression at all, as MachineConfigs written before it was set explicitly, is not a difference", func(t *testing.T, mc *mcfgv1.MachineConfig) {
+			editIgnition(t, mc, func(cfg map[string]any) {
+				for _, f := range files(cfg) {
+					delete(f.(map[string]any)["contents"].(map[string]any), "compression")
+				}
+			})
+		}, "", ""},
+		{"the same contents gzip-compressed are not a difference", func(t *testing.T, mc *mcfgv1.MachineConfig) {
+			editIgnition(t, mc, func(cfg map[string]any) {
+				f := files(cfg)[1].(map[string]any)["contents"].(map[string]any)
+				f["compression"], f["source"] = "gzip", gzipped(t, `{"default":[{"type":"insecureAcceptAnything"}]}`)
+			})
+		}, "", ""},
+		{"an owner reference to another Image is one", func(_ *testing.T, mc *mcfgv1.MachineConfig) { mc.OwnerReferences[0].UID = "old" }, "owner reference", ""},
+		{"a changed role label is one", func(_ *testing.T, mc *mcfgv1.MachineConfig) {
+			mc.Labels["machineconfiguration.openshift.io/role"] = "master"
+		}, "label machineconfiguration.openshift.io/role", ""},
+		{"another controller version is one", func(_ *testing.T, mc *mcfgv1.MachineConfig) {
+			mc.Annotations["machineconfiguration.openshift.io/generated-by-controller-version"] = "v0"
+		}, "annotation", ""},
+		{"edited contents are one", func(t *testing.T, mc *mcfgv1.MachineConfig) {
+			editIgnition(t, mc, func(cfg map[string]any) {
+				files(cfg)[0].(map[string]any)["contents"].(map[string]any)["source"] = "data:,edited"
+			})
+		}, "file /etc/containers/registries.conf: contents differ", nodefiles.RegistriesConf},
+		{"a changed mode is one", func(t *testing.T, mc *mcfgv1.MachineConfig) {
+			editIgnition(t, mc, func(cfg map[string]any) { files(cfg)[1].(map[string]any)["mode"] = 0o600 })
+		}, "file /etc/containers/policy.json: attributes differ (mode 0600)", nodefiles.PolicyJSON},
+		{"a removed file is one", func(t *testing.T, mc *mcfgv1.MachineConfig) {
+			editIgnition(t, mc, func(cfg map[string]any) {
+				cfg["storage"].(map[string]any)["files"] = files(cfg)[:2]
+			})
+		}, "01-image-searchRegistries.conf missing", nodefiles.SearchRegistries},
+		{"an extra file is one", func(t *testing.T, mc *mcfgv1.MachineConfig) {
+			editIgnition(t, mc, func(cfg map[string]any) {
+				cfg["storage"].(map[string]any)["files"] = append(files(cfg), map[string]any{"path": "/etc/extra", "contents": map[string]any{"source": "data:,x"}})
+			})
+		}, "file /etc/extra is not generated", "/etc/extra"},
+		{"an extra file that does not decode is one", func(t *testing.T, mc *mcfgv1.MachineConfig) {
+			editIgnition(t, mc, func(cfg map[string]any) {
+				cfg["storage"].(map[string]any)["files"] = append(files(cfg), map[string]any{"path": "/etc/extra", "contents": map[string]any{"source": "https://x"}})
+			})
+		}, "file /etc/extra: contents are not a data URL", "/etc/extra"},
+		{"a hand-added systemd unit is one", func(t *testing.T, mc *mcfgv1.MachineConfig) {
+			editIgnition(t, mc, func(cfg map[string]any) {
+				cfg["systemd"] = map[string]any{"units": []any{map[string]any{"name": "x.service"}}}
+			})
+		}, "holds more than the generated files", ""},
+		{"another Ignition version is one", func(t *testing.T, mc *mcfgv1.MachineConfig) {
+			editIgnition(t, mc, func(cfg map[string]any) { cfg["ignition"] = map[string]any{"version": "3.4.0"} })
+		}, `Ignition version: have "3.4.0", want "3.5.0"`, ""},
+		{"kernel arguments are one", func(_ *testing.T, mc *mcfgv1.MachineConfig) { mc.Spec.KernelArguments = []string{"a=b"} }, "kernelArguments", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			desired := desiredWorker(t)
+			existing := desired.Object.DeepCopy()
+			tc.edit(t, existing)
+			have, err := generated.Decode(existing)
+			if err != nil {
+				t.Fatal(err)
+			}
+			diffs := generated.Differences(existing, have, desired)
+			switch {
+			case tc.want == "" && len(diffs) > 0:
+				t.Errorf("want no difference, got %q", generated.Strings(diffs))
+			case tc.want != "" && (len(diffs) != 1 || !strings.Contains(diffs[0].Text, tc.want) || diffs[0].File != tc.file):
+				t.Errorf("want one difference containing %q of file %q, got %+v", tc.want, tc.file, diffs)
+			}
+		})
+	}
+}
+
+func TestTwoRendersAreComparedFromTheirFilesInMemory(t *testing.T) {
+	a := desiredWorker(t)
+	b := desiredWorker(t)
+	if d := generated.Differences(a.Object, a.Config(), b); len(d) != 0 || !a.Same(b) {
+		t.Errorf("two identical renders: %q, same %v", generated.Strings(d), a.Same(b))
+	}
+	b.Files = append(nodefiles.Files{}, b.Files[:2]...)
+	if d := generated.Differences(a.Object, a.Config(), b); len(d) != 1 || d[0].File != nodefiles.SearchRegistries || a.Same(b) {
+		t.Errorf("a file less: %+v, same %v", d, a.Same(b))
+	}
+	if other := a.WithVersion("v9"); a.Same(other) || a.Object.Annotations[generated.VersionAnnotation] != "v1.2.3" {
+		t.Errorf("WithVersion changed the original or made no difference")
+	}
+	if none := a.WithVersion(""); len(none.Object.Annotations) != 0 {
+		t.Errorf("WithVersion(\"\") kept %v", none.Object.Annotations)
+	}
+}

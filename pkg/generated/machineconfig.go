@@ -1,0 +1,85 @@
+package generated
+
+import (
+	"bytes"
+	"slices"
+
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/openshift/registries-controller/pkg/nodefiles"
+)
+
+// VersionAnnotation records which controller build generated a MachineConfig.
+const VersionAnnotation = "machineconfiguration.openshift.io/generated-by-controller-version"
+
+// Desired is a generated MachineConfig as a render wants it: its key, the files it writes (as rendered, in
+// memory: a comparison reads them, never the encoded object), and the object to write.
+type Desired struct {
+	Key Key
+	// Files are what the MachineConfig writes, in its order.
+	Files nodefiles.Files
+	// Object is the MachineConfig to create or update: name, role label, version annotation, owner reference and
+	// spec.config (Encode of Files).
+	Object *mcfgv1.MachineConfig
+}
+
+// NewDesired returns the generated MachineConfig of key (docs/semantics.md §3): the role label, the version
+// annotation, the owner reference when there is one (an object read from a file at install time has no UID, and
+// a reference needs one) and raw, the Ignition config of files (Encode; the same for every pool, so encoded once).
+func NewDesired(key Key, files nodefiles.Files, raw []byte, owner *metav1.OwnerReference, version string) *Desired {
+	mc := &mcfgv1.MachineConfig{
+		TypeMeta: metav1.TypeMeta{APIVersion: mcfgv1.SchemeGroupVersion.String(), Kind: "MachineConfig"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        key.Name(),
+			Labels:      map[string]string{mcfgv1.MachineConfigRoleLabelKey: key.Pool},
+			Annotations: map[string]string{VersionAnnotation: version},
+		},
+		Spec: mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: bytes.Clone(raw)}},
+	}
+	if owner != nil && owner.UID != "" {
+		mc.OwnerReferences = []metav1.OwnerReference{*owner}
+	}
+	return &Desired{Key: key, Files: files, Object: mc}
+}
+
+// WithVersion returns a copy of d whose version annotation is version, or absent when version is "" (to compare
+// with a MachineConfig another build wrote, the annotation aside).
+func (d *Desired) WithVersion(version string) *Desired {
+	out := *d
+	out.Object = d.Object.DeepCopy()
+	if version == "" {
+		delete(out.Object.Annotations, VersionAnnotation)
+	} else {
+		out.Object.Annotations[VersionAnnotation] = version
+	}
+	return &out
+}
+
+// Same reports whether d and o say the same: files, labels, annotations and owner references.
+func (d *Desired) Same(o *Desired) bool {
+	return d.Key == o.Key && slices.EqualFunc(d.Files, o.Files, sameFile) &&
+		equalMaps(d.Object.Labels, o.Object.Labels) && equalMaps(d.Object.Annotations, o.Object.Annotations) &&
+		slices.Equal(d.Object.OwnerReferences, o.Object.OwnerReferences)
+}
+
+func sameFile(a, b nodefiles.File) bool { return a.Path == b.Path && bytes.Equal(a.Data, b.Data) }
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// Config returns the decoded config d's object holds, from its files in memory: what Decode would return, without
+// encoding and decoding. Compare two renders with Differences(a.Object, a.Config(), b).
+func (d *Desired) Config() *Config {
+	return &Config{Version: IgnitionVersion, Files: d.Files, Attributes: map[string]string{}}
+}

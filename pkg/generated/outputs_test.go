@@ -1,0 +1,92 @@
+package generated_test
+
+import (
+	"reflect"
+	"testing"
+
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+
+	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/test/fixtures"
+)
+
+func TestEveryOutputNamesItsMachineConfigsAsMCODoes(t *testing.T) {
+	for _, tc := range []struct {
+		key  generated.Key
+		name string
+	}{
+		{generated.Key{Pool: "worker", Output: generated.Registries}, "99-worker-generated-registries"},
+		{generated.Key{Pool: "master", Output: generated.Registries}, "99-master-generated-registries"},
+		{generated.Key{Pool: "my-pool-1", Output: generated.Registries}, "99-my-pool-1-generated-registries"},
+	} {
+		if got := tc.key.Name(); got != tc.name {
+			t.Errorf("%s: name %q, want %q", tc.key, got, tc.name)
+		}
+		back, ok := generated.ParseName(tc.name)
+		if !ok || back != tc.key {
+			t.Errorf("ParseName(%q) = %v, %v; want %v", tc.name, back, ok, tc.key)
+		}
+	}
+	for _, name := range []string{"99-generated-registries", "98-worker-generated-registries", "99-worker-generated-registriesx",
+		"rendered-worker-1234", "00-worker", "99-worker-generated-registries-old", ""} {
+		if k, ok := generated.ParseName(name); ok {
+			t.Errorf("ParseName(%q) = %v: not a generated MachineConfig", name, k)
+		}
+		if generated.IsGenerated(&mcfgv1.MachineConfig{}) {
+			t.Errorf("a MachineConfig without a name is not generated")
+		}
+	}
+}
+
+func TestEveryManagedPathHasOneOwner(t *testing.T) {
+	for _, tc := range []struct {
+		path  string
+		owner *generated.Output
+	}{
+		{"/etc/containers/registries.conf", generated.Registries},
+		{"/etc/containers/policy.json", generated.Registries},
+		{"/etc/containers/registries.conf.d/01-image-searchRegistries.conf", generated.Registries},
+		{"/etc/containers/registries.d/sigstore-registries.yaml", generated.Registries},
+		{"/etc/crio/policies/team-a.json", generated.Registries},
+		{"/etc/crio/policies", nil},
+		{"/etc/crio/policies-old/x.json", nil},
+		{"/etc/containers/registries.d/other.yaml", nil},
+		{"/etc/containers/registries.conf.d/99-other.conf", nil},
+		{"/etc/kubernetes/kubelet.conf", nil},
+	} {
+		got, ok := generated.OwnerOf(tc.path)
+		if got != tc.owner || ok != (tc.owner != nil) || generated.Managed(tc.path) != ok {
+			t.Errorf("OwnerOf(%s) = %v, %v; want %v", tc.path, got, ok, tc.owner)
+		}
+	}
+	for _, a := range generated.Outputs {
+		for _, b := range generated.Outputs {
+			if a == b {
+				continue
+			}
+			for _, p := range a.Paths {
+				if b.Owns(p.Path) || b.Owns(p.Path+"/x") && p.Dir {
+					t.Errorf("%s is owned by %s and %s", p.Path, a, b)
+				}
+			}
+		}
+	}
+}
+
+func TestBuiltInPools(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		pools []*mcfgv1.MachineConfigPool
+		want  []string
+	}{
+		{"no pools means master and worker, as at install time", nil, []string{"master", "worker"}},
+		{"only built-in pools count, sorted", []*mcfgv1.MachineConfigPool{fixtures.Pool("worker", true), fixtures.Pool("infra", false), fixtures.Pool("arbiter", true)}, []string{"arbiter", "worker"}},
+		{"custom pools alone get none", []*mcfgv1.MachineConfigPool{fixtures.Pool("infra", false)}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := generated.BuiltInPools(tc.pools); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
