@@ -7,7 +7,8 @@
 #        hack/update-crds.sh --verify  # fail when test/crds/ differs from the module (make verify)
 #
 # Every CRD that ships in feature-set variants has one name for all variants: exactly one variant of each is
-# listed here (the Default one, or SelfManagedHA for MachineConfigPool, which has no Default variant).
+# listed here (the Default one, or SelfManagedHA for MachineConfigPool and CRIOCredentialProviderConfig, which have no
+# Default variant).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,6 +19,7 @@ module=github.com/openshift/api
 crds=(
 	config/v1/zz_generated.crd-manifests/0000_00_cluster-version-operator_01_clusterversions-Default.crd.yaml
 	config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_clusterimagepolicies.crd.yaml
+	config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_criocredentialproviderconfigs-SelfManagedHA.crd.yaml
 	config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_featuregates.crd.yaml
 	config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_imagepolicies.crd.yaml
 	config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_imagedigestmirrorsets.crd.yaml

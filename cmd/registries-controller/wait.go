@@ -131,17 +131,15 @@ func (w *waiter) watch() error {
 		default:
 		}
 	}
-	for _, k := range inputs.Kinds {
-		_, err := w.reader.Informer(k).AddEventHandler(cache.ResourceEventHandlerFuncs{
-			AddFunc:    func(any) { w.inputsChanged.Store(true); wake() },
-			UpdateFunc: func(any, any) { w.inputsChanged.Store(true); wake() },
-			DeleteFunc: func(any) { w.inputsChanged.Store(true); wake() },
-		})
-		if err != nil {
-			return err
-		}
+	err := w.reader.AddEventHandler(cluster.AllKinds, cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { w.inputsChanged.Store(true); wake() },
+		UpdateFunc: func(any, any) { w.inputsChanged.Store(true); wake() },
+		DeleteFunc: func(any) { w.inputsChanged.Store(true); wake() },
+	})
+	if err != nil {
+		return err
 	}
-	_, err := w.reader.MachineConfigInformer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+	_, err = w.reader.MachineConfigInformer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(any) { wake() }, UpdateFunc: func(any, any) { wake() }, DeleteFunc: func(any) { wake() },
 	})
 	return err

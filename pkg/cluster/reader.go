@@ -14,6 +14,7 @@ package cluster
 
 import (
 	"fmt"
+	"sync"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	mcfglisters "github.com/openshift/client-go/machineconfiguration/listers/machineconfiguration/v1"
@@ -31,48 +32,195 @@ import (
 type source struct {
 	kind     *inputs.Kind
 	informer cache.SharedIndexInformer
+	// unwatched says why the kind's objects are not read, "" while they are (an optional kind whose feature gate
+	// is off, or whose CRD is missing).
+	unwatched string
+}
+
+// handler is an event handler for the informers of the input kinds it is for.
+type handler struct {
+	forKind func(*inputs.Kind) bool
+	handler cache.ResourceEventHandler
 }
 
 // Reader reads the render's inputs and the MachineConfigs from informer caches. Objects it returns are shared
 // with the caches: read them, never change them.
+//
+// The informers of the required kinds (inputs.Kind.Optional false) and of MachineConfigs are registered by
+// NewReader. An optional kind (a gated kind, the FeatureGate) is read only once Watch registers its informer, as
+// MCO watches a gated kind only while its gate is on; until then, and after Unwatch, Inputs says why in
+// inputs.Inputs.Unwatched.
 type Reader struct {
-	sources []source
+	inf     Informers
 	configs cache.SharedIndexInformer
 	lister  mcfglisters.MachineConfigLister
-	synced  []cache.InformerSynced
 	// decoder decodes each version of a MachineConfig once: generated ones at every sync, rendered ones at every
 	// rollout check.
 	decoder *generated.Decoder
+
+	mu          sync.Mutex
+	sources     []*source // one per kind of inputs.Kinds, in its order
+	handlers    []handler
+	watchErrors func(kind string) cache.WatchErrorHandlerWithContext
+	started     <-chan struct{} // the stop channel the informers were started with; nil before Start
 }
 
 // decoderSize bounds the MachineConfigs whose decoded config a Reader keeps: the generated ones and the rendered
 // configs of a few pools, current and previous.
 const decoderSize = 64
 
-// NewReader registers with inf an informer for every input kind (inputs.Kinds) and for MachineConfigs. It
-// starts nothing: start inf once every informer is registered.
+// NotWatchedYet is why an optional kind is not read before Watch or Unwatch says otherwise.
+const NotWatchedYet = "it is not watched yet"
+
+// NewReader registers with inf an informer for every required input kind (inputs.Kinds) and for MachineConfigs.
+// It starts nothing: start them with Start.
 func NewReader(inf Informers) (*Reader, error) {
-	r := &Reader{decoder: generated.NewDecoder(decoderSize)}
+	r := &Reader{inf: inf, decoder: generated.NewDecoder(decoderSize)}
 	for _, k := range inputs.Kinds {
-		informer, err := inf.ForResource(k.GroupVersionResource())
-		if err != nil {
-			return nil, fmt.Errorf("informer for %s: %w", k.Name, err)
+		s := &source{kind: k, unwatched: NotWatchedYet}
+		if !k.Optional {
+			informer, err := inf.ForResource(k.GroupVersionResource())
+			if err != nil {
+				return nil, fmt.Errorf("informer for %s: %w", k.Name, err)
+			}
+			s.informer, s.unwatched = informer, ""
 		}
-		r.sources = append(r.sources, source{kind: k, informer: informer})
-		r.synced = append(r.synced, informer.HasSynced)
+		r.sources = append(r.sources, s)
 	}
 	configs := inf.MachineConfig.Machineconfiguration().V1().MachineConfigs()
 	r.configs, r.lister = configs.Informer(), configs.Lister()
-	r.synced = append(r.synced, r.configs.HasSynced)
 	return r, nil
 }
 
-// Informer returns the informer of an input kind, e.g. to add event handlers; nil for a kind not in inputs.Kinds.
-func (r *Reader) Informer(k *inputs.Kind) cache.SharedIndexInformer {
+// Start starts every informer registered so far, and those Watch registers later; they stop when stop is closed.
+func (r *Reader) Start(stop <-chan struct{}) {
+	r.mu.Lock()
+	r.started = stop
+	r.mu.Unlock()
+	r.inf.Start(stop)
+}
+
+// AddEventHandler adds h to the informer of every input kind forKind accepts, those Watch registers later
+// included.
+func (r *Reader) AddEventHandler(forKind func(*inputs.Kind) bool, h cache.ResourceEventHandler) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.handlers = append(r.handlers, handler{forKind: forKind, handler: h})
+	for _, s := range r.sources {
+		if s.informer != nil && forKind(s.kind) {
+			if _, err := s.informer.AddEventHandler(h); err != nil {
+				return fmt.Errorf("adding an event handler to the informer of %s: %w", s.kind.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// AllKinds accepts every input kind, for AddEventHandler.
+func AllKinds(*inputs.Kind) bool { return true }
+
+// OnlyKind accepts the input kind named name, for AddEventHandler.
+func OnlyKind(name string) func(*inputs.Kind) bool {
+	return func(k *inputs.Kind) bool { return k.Name == name }
+}
+
+// SetWatchErrorHandler makes handlerFor(kind) the watch error handler of every informer, those Watch registers
+// later included. Call it before Start.
+func (r *Reader) SetWatchErrorHandler(handlerFor func(kind string) cache.WatchErrorHandlerWithContext) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.watchErrors = handlerFor
+	for _, s := range r.sources {
+		if s.informer != nil {
+			if err := s.informer.SetWatchErrorHandlerWithContext(handlerFor(s.kind.Name)); err != nil {
+				return fmt.Errorf("watch error handler of %s: %w", s.kind.Name, err)
+			}
+		}
+	}
+	if err := r.configs.SetWatchErrorHandlerWithContext(handlerFor("MachineConfig")); err != nil {
+		return fmt.Errorf("watch error handler of MachineConfig: %w", err)
+	}
+	return nil
+}
+
+// Watch reads the optional kind k from now on: it registers its informer (once) with the handlers given so far,
+// and starts it when the Reader was started. It reports whether k was not read before.
+func (r *Reader) Watch(k *inputs.Kind) (bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.source(k)
+	if s == nil {
+		return false, fmt.Errorf("%s is not an input kind", k.Name)
+	}
+	if s.informer != nil && s.unwatched == "" {
+		return false, nil
+	}
+	if s.informer == nil {
+		informer, err := r.inf.ForResource(k.GroupVersionResource())
+		if err != nil {
+			return false, fmt.Errorf("informer for %s: %w", k.Name, err)
+		}
+		if r.watchErrors != nil {
+			if err := informer.SetWatchErrorHandlerWithContext(r.watchErrors(k.Name)); err != nil {
+				return false, fmt.Errorf("watch error handler of %s: %w", k.Name, err)
+			}
+		}
+		for _, h := range r.handlers {
+			if h.forKind(k) {
+				if _, err := informer.AddEventHandler(h.handler); err != nil {
+					return false, fmt.Errorf("adding an event handler to the informer of %s: %w", k.Name, err)
+				}
+			}
+		}
+		s.informer = informer
+		if r.started != nil {
+			r.inf.Start(r.started)
+		}
+	}
+	s.unwatched = ""
+	return true, nil
+}
+
+// Unwatch stops reading the optional kind k, for the reason why (e.g. "the feature gate X is off"): Inputs then
+// holds none of its objects and says why in Unwatched. Its informer, if any, keeps running, so that a Watch again
+// finds its cache filled. It reports whether k was read before.
+func (r *Reader) Unwatch(k *inputs.Kind, why string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.source(k)
+	if s == nil || !k.Optional {
+		return false
+	}
+	was := s.unwatched == ""
+	s.unwatched = why
+	return was
+}
+
+// Watched reports whether the kind k is read.
+func (r *Reader) Watched(k *inputs.Kind) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.source(k)
+	return s != nil && s.unwatched == ""
+}
+
+// source returns the source of k. r.mu must be held.
+func (r *Reader) source(k *inputs.Kind) *source {
 	for _, s := range r.sources {
 		if s.kind == k {
-			return s.informer
+			return s
 		}
+	}
+	return nil
+}
+
+// Informer returns the informer of an input kind, nil for a kind not in inputs.Kinds or an optional kind never
+// watched.
+func (r *Reader) Informer(k *inputs.Kind) cache.SharedIndexInformer {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s := r.source(k); s != nil {
+		return s.informer
 	}
 	return nil
 }
@@ -80,25 +228,34 @@ func (r *Reader) Informer(k *inputs.Kind) cache.SharedIndexInformer {
 // MachineConfigInformer returns the informer of every MachineConfig: generated, rendered and others.
 func (r *Reader) MachineConfigInformer() cache.SharedIndexInformer { return r.configs }
 
-// Synced returns the HasSynced functions of every informer the Reader reads.
-func (r *Reader) Synced() []cache.InformerSynced { return r.synced }
-
-// HasSynced reports whether every cache is filled.
+// HasSynced reports whether the cache of every kind read, and of the MachineConfigs, is filled.
 func (r *Reader) HasSynced() bool {
-	for _, s := range r.synced {
-		if !s() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range r.sources {
+		if s.unwatched == "" && !s.informer.HasSynced() {
 			return false
 		}
 	}
-	return true
+	return r.configs.HasSynced()
 }
 
-// Inputs returns every input of a render, as the caches hold them now: one source per input kind. Objects are
-// shared with the cache and only read. Reading a cache cannot fail, so unlike the reference's listers
-// (docs/semantics.md §9.9, D2) there is no list error to swallow; a failed write is returned and retried.
+// Inputs returns every input of a render, as the caches hold them now: one source per input kind read; the
+// optional kinds not read are in Unwatched, with the reason. Objects are shared with the cache and only read.
+// Reading a cache cannot fail, so unlike the reference's listers (docs/semantics.md §9.9, D2) there is no list
+// error to swallow; a failed write is returned and retried.
 func (r *Reader) Inputs() *inputs.Inputs {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	in := &inputs.Inputs{}
 	for _, s := range r.sources {
+		if s.unwatched != "" {
+			if in.Unwatched == nil {
+				in.Unwatched = map[string]string{}
+			}
+			in.Unwatched[s.kind.Name] = s.unwatched
+			continue
+		}
 		for _, o := range s.informer.GetIndexer().List() {
 			if obj, ok := o.(inputs.Object); ok {
 				in.Add(s.kind, obj)

@@ -1,7 +1,9 @@
 package cluster_test
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
@@ -12,10 +14,10 @@ import (
 	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/tools/cache"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
 	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
@@ -34,9 +36,11 @@ func reader(t *testing.T, config, operator, mc []runtime.Object) *cluster.Reader
 	}
 	stop := make(chan struct{})
 	t.Cleanup(func() { close(stop); inf.Shutdown() })
-	inf.Start(stop)
-	if !cache.WaitForCacheSync(stop, r.Synced()...) {
-		t.Fatal("caches did not sync")
+	r.Start(stop)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := r.Fill(ctx, func(*inputs.Kind) bool { return true }); err != nil {
+		t.Fatal(err)
 	}
 	return r
 }

@@ -98,7 +98,6 @@ type Controller struct {
 	reader   *cluster.Reader
 	rollouts *rolloutTracker
 	configs  mcfglisters.MachineConfigLister
-	synced   []cache.InformerSynced
 
 	queue   workqueue.TypedRateLimitingInterface[string]
 	reverts *revertLimiter
@@ -142,20 +141,17 @@ func newController(clients Clients, inf Informers, recorder record.EventRecorder
 	if c.rollouts, err = newRolloutTracker(reader, recorder, metrics, cfg); err != nil {
 		return nil, err
 	}
-	for _, k := range inputs.Kinds {
-		h := cache.ResourceEventHandler(handler)
-		if k.Name == inputs.KindMachineConfigPool {
-			h = poolsRenderHandler(handler)
-		}
-		if _, err := reader.Informer(k).AddEventHandler(h); err != nil {
-			return nil, fmt.Errorf("adding event handler: %w", err)
-		}
+	notPools := func(k *inputs.Kind) bool { return k.Name != inputs.KindMachineConfigPool }
+	if err := reader.AddEventHandler(notPools, handler); err != nil {
+		return nil, err
+	}
+	if err := reader.AddEventHandler(cluster.OnlyKind(inputs.KindMachineConfigPool), poolsRenderHandler(handler)); err != nil {
+		return nil, err
 	}
 	generatedOnly := cache.FilteringResourceEventHandler{FilterFunc: generated.IsGenerated, Handler: handler}
 	if _, err := reader.MachineConfigInformer().AddEventHandler(generatedOnly); err != nil {
 		return nil, fmt.Errorf("adding event handler: %w", err)
 	}
-	c.synced = reader.Synced()
 	c.configs = reader.MachineConfigs()
 	return c, nil
 }
@@ -198,7 +194,7 @@ func (c *Controller) Run(ctx context.Context) error {
 	defer c.rollouts.queue.ShutDown()
 	logger := klog.FromContext(ctx)
 	logger.Info("Starting controller", "queue", QueueName, "settleDelay", c.cfg.SettleDelay)
-	if !cache.WaitForNamedCacheSync(QueueName, ctx.Done(), c.synced...) {
+	if !cache.WaitForNamedCacheSync(QueueName, ctx.Done(), c.reader.HasSynced) {
 		return fmt.Errorf("caches did not sync")
 	}
 	c.queue.Add(queueKey) // the first sync does not wait for an event

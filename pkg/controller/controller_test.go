@@ -17,7 +17,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	clienttesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -53,11 +52,11 @@ func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object, conf Config
 	}
 	stop := make(chan struct{})
 	t.Cleanup(func() { close(stop); ctrl.queue.ShutDown() })
-	inf.Config.Start(stop)
-	inf.Operator.Start(stop)
-	inf.MachineConfig.Start(stop)
-	if !cache.WaitForCacheSync(stop, ctrl.synced...) {
-		t.Fatal("caches did not sync")
+	ctrl.reader.Start(stop)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := ctrl.reader.Fill(ctx, func(*inputs.Kind) bool { return true }); err != nil {
+		t.Fatal(err)
 	}
 	return &fakeShell{ctrl: ctrl, mc: mc, config: cfg, recorder: recorder}
 }

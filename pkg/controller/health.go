@@ -35,11 +35,13 @@ const (
 	probeTimeout    = 2 * time.Second
 )
 
-// ServedKind is a kind the controller needs the API server to serve: every input kind and the MachineConfigs it
-// writes.
+// ServedKind is a kind the controller reads or writes: every input kind and the MachineConfigs it writes.
 type ServedKind struct {
 	Name     string
 	Resource schema.GroupVersionResource
+	// Optional is true for a kind the controller works without (inputs.Kind.Optional): while it is not served,
+	// the controller is ready unless the kind counts (SetNeeded).
+	Optional bool
 }
 
 func (k ServedKind) String() string {
@@ -50,7 +52,7 @@ func (k ServedKind) String() string {
 func servedKinds() []ServedKind {
 	var out []ServedKind
 	for _, k := range inputs.Kinds {
-		out = append(out, ServedKind{Name: k.Name, Resource: k.GroupVersionResource()})
+		out = append(out, ServedKind{Name: k.Name, Resource: k.GroupVersionResource(), Optional: k.Optional})
 	}
 	return append(out, ServedKind{Name: "MachineConfig", Resource: mcfgv1.GroupVersion.WithResource("machineconfigs")})
 }
@@ -104,18 +106,22 @@ type Health struct {
 	// onRecovered is called when the API server can be used again after it could not, e.g. to retry a sync
 	// now instead of waiting out its backoff.
 	onRecovered func()
-	kick        chan struct{}
-	served      chan struct{} // closed once every kind was served at least once
+	// onServedChange is called when the kinds served change (and after the first discovery), e.g. to decide again
+	// which optional kinds are read.
+	onServedChange func()
+	kick           chan struct{}
+	served         chan struct{} // closed once every kind was served at least once
 	// usable is closed while the API server can be used, and replaced by an open channel while it cannot.
 	usable chan struct{}
 
 	mu        sync.Mutex
 	synced    func() bool
-	err       error        // why the API server cannot be used; nil when it can
-	missing   []ServedKind // kinds not served
-	since     time.Time    // when err or missing was first seen
-	probed    bool         // a probe has completed
-	servedSet bool         // served is closed
+	err       error             // why the API server cannot be used; nil when it can
+	missing   []ServedKind      // kinds not served
+	needed    map[string]string // optional kinds that count, by name, with why (e.g. "its feature gate X is on")
+	since     time.Time         // when err or missing was first seen
+	probed    bool              // a probe has completed
+	servedSet bool              // served is closed
 	// discovered is when discovery last answered; rediscover asks the next probe to run it anyway.
 	discovered time.Time
 	rediscover bool
@@ -158,18 +164,76 @@ func (h *Health) Ready() (bool, string) {
 		return false, "not probed the API server yet"
 	case h.err != nil:
 		return false, fmt.Sprintf("cannot use the API server (for %s): %v", h.clock.Since(h.since).Round(time.Second), h.err)
-	case len(h.missing) > 0:
+	case len(h.requiredMissing()) > 0:
 		return false, fmt.Sprintf("the API server does not serve %s: install the missing CRDs; nothing is written until then",
-			kindList(h.missing))
+			kindList(h.requiredMissing()))
+	case len(h.neededMissing()) > 0:
+		return false, fmt.Sprintf("the API server does not serve %s: install the missing CRDs; the MachineConfigs that depend on "+
+			"them are left as they are, the others are written", h.neededList())
 	case h.synced != nil && !h.synced():
 		return false, "informer caches not synced yet"
 	}
 	return true, "ok"
 }
 
-// Served is closed once the API server has served every kind at least once: starting informers before then
-// only fills the log with failed lists and backs their retries off by up to a minute.
+// Served is closed once the API server has served every required kind at least once: starting informers before
+// then only fills the log with failed lists and backs their retries off by up to a minute.
 func (h *Health) Served() <-chan struct{} { return h.served }
+
+// Serves reports whether the API server served the kind name at the last discovery.
+func (h *Health) Serves(name string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.probed || h.discovered.IsZero() {
+		return false
+	}
+	for _, k := range h.missing {
+		if k.Name == name {
+			return false
+		}
+	}
+	return true
+}
+
+// SetNeeded says which optional kinds count now, by name, with why (e.g. "its feature gate
+// CRIOCredentialProviderConfig is on"): while one of them is not served, the controller is not ready.
+func (h *Health) SetNeeded(needed map[string]string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.needed = needed
+}
+
+// requiredMissing returns the required kinds not served. h.mu must be held.
+func (h *Health) requiredMissing() []ServedKind {
+	var out []ServedKind
+	for _, k := range h.missing {
+		if !k.Optional {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// neededMissing returns the optional kinds that count and are not served. h.mu must be held.
+func (h *Health) neededMissing() []ServedKind {
+	var out []ServedKind
+	for _, k := range h.missing {
+		if _, ok := h.needed[k.Name]; k.Optional && ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// neededList names the optional kinds that count and are not served, with why they count. h.mu must be held.
+func (h *Health) neededList() string {
+	var parts []string
+	for _, k := range h.neededMissing() {
+		parts = append(parts, fmt.Sprintf("%s, which counts because %s", k, h.needed[k.Name]))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
+}
 
 // Run probes until ctx is done.
 func (h *Health) Run(ctx context.Context) {
@@ -226,7 +290,9 @@ func (h *Health) probe(ctx context.Context) bool {
 		return false // stopping
 	}
 	h.record(klog.FromContext(ctx), missing, err)
-	return err == nil && len(missing) == 0
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return err == nil && len(h.requiredMissing()) == 0 && len(h.neededMissing()) == 0
 }
 
 // missingKinds returns the kinds the API server does not serve, asking once per group version.
@@ -261,10 +327,10 @@ func (h *Health) missingKinds(ctx context.Context) ([]ServedKind, error) {
 // record stores the verdict of a probe and logs it when it changed.
 func (h *Health) record(logger klog.Logger, missing []ServedKind, err error) {
 	h.mu.Lock()
-	wasBad := h.err != nil || len(h.missing) > 0
-	wasErr, wasMissing, since := h.err, h.missing, h.since
+	wasBad := h.err != nil || len(h.requiredMissing()) > 0
+	wasErr, wasMissing, since, wasProbed := h.err, h.missing, h.since, h.probed
 	h.err, h.missing, h.probed = err, missing, true
-	bad := err != nil || len(missing) > 0
+	bad := err != nil || len(h.requiredMissing()) > 0
 	if bad && !wasBad {
 		h.since = h.clock.Now()
 	}
@@ -274,12 +340,12 @@ func (h *Health) record(logger klog.Logger, missing []ServedKind, err error) {
 	case err == nil && wasErr != nil:
 		close(h.usable)
 	}
-	served := err == nil && len(missing) == 0 && !h.servedSet
+	served := err == nil && len(h.requiredMissing()) == 0 && !h.servedSet
 	if served {
 		h.servedSet = true
 		close(h.served)
 	}
-	onRecovered := h.onRecovered
+	onRecovered, onServedChange := h.onRecovered, h.onServedChange
 	h.mu.Unlock()
 
 	switch {
@@ -292,12 +358,17 @@ func (h *Health) record(logger klog.Logger, missing []ServedKind, err error) {
 	if err != nil {
 		return // what is served is not known
 	}
-	if kindList(missing) != kindList(wasMissing) {
-		if len(missing) > 0 {
-			logger.Info("The API server does not serve kinds the controller reads or writes: /readyz fails and nothing is "+
-				"written until their CRDs are installed", "missing", kindList(missing))
-		} else {
+	if changed := kindList(missing) != kindList(wasMissing); changed || !wasProbed {
+		switch {
+		case !changed:
+		case len(missing) > 0:
+			logger.Info("The API server does not serve kinds the controller reads or writes: a required one stops every write, "+
+				"an optional one (a gated kind, the FeatureGate) only the MachineConfigs that depend on it", "missing", kindList(missing))
+		default:
 			logger.Info("Every kind the controller reads or writes is served")
+		}
+		if onServedChange != nil {
+			onServedChange()
 		}
 	}
 	if wasBad && !bad && onRecovered != nil {
@@ -317,13 +388,5 @@ func kindList(kinds []ServedKind) string {
 
 // watchHealth makes h the watch error handler of every informer of c, before they start.
 func watchHealth(h *Health, c *Controller) error {
-	for _, k := range inputs.Kinds {
-		if err := c.reader.Informer(k).SetWatchErrorHandlerWithContext(h.WatchErrorHandler(k.Name)); err != nil {
-			return fmt.Errorf("watch error handler of %s: %w", k.Name, err)
-		}
-	}
-	if err := c.reader.MachineConfigInformer().SetWatchErrorHandlerWithContext(h.WatchErrorHandler("MachineConfig")); err != nil {
-		return fmt.Errorf("watch error handler of MachineConfig: %w", err)
-	}
-	return nil
+	return c.reader.SetWatchErrorHandler(h.WatchErrorHandler)
 }

@@ -103,7 +103,7 @@ func TestReadinessSaysWhyTheControllerCannotWork(t *testing.T) {
 	api.mu.Lock()
 	delete(api.served, schema.GroupVersion{Group: "machineconfiguration.openshift.io", Version: "v1"})
 	api.served[schema.GroupVersion{Group: "config.openshift.io", Version: "v1"}] = []string{"imagedigestmirrorsets", "images",
-		"clusterversions", "clusterimagepolicies", "imagepolicies", "featuregates"}
+		"clusterversions", "clusterimagepolicies", "imagepolicies", "featuregates", "infrastructures"}
 	api.mu.Unlock()
 	h.probe(ctx)
 	check(true, "ok") // discovery runs every 30 s, or after a failed watch
@@ -117,6 +117,39 @@ func TestReadinessSaysWhyTheControllerCannotWork(t *testing.T) {
 	if recovered != 2 {
 		t.Errorf("recovery callbacks: %d, want 2", recovered)
 	}
+
+	// An optional kind missing: ready while it does not count, named once its feature gate is on.
+	served := 0
+	h.onServedChange = func() { served++ }
+	api.mu.Lock()
+	config := schema.GroupVersion{Group: "config.openshift.io", Version: "v1"}
+	api.served[config] = slicesDelete(api.served[config], "criocredentialproviderconfigs")
+	api.mu.Unlock()
+	clock.Step(discoveryPeriod)
+	h.probe(ctx)
+	check(true, "ok")
+	if served != 1 || h.Serves("CRIOCredentialProviderConfig") || !h.Serves("ImageDigestMirrorSet") {
+		t.Errorf("served-change callbacks %d, serves the missing kind %v", served, h.Serves("CRIOCredentialProviderConfig"))
+	}
+	h.SetNeeded(map[string]string{"CRIOCredentialProviderConfig": "its feature gate CRIOCredentialProviderConfig is on"})
+	check(false, "the API server does not serve CRIOCredentialProviderConfig (criocredentialproviderconfigs.config.openshift.io/v1), "+
+		"which counts because its feature gate CRIOCredentialProviderConfig is on: install the missing CRDs; the MachineConfigs "+
+		"that depend on them are left as they are, the others are written")
+	select {
+	case <-h.Served():
+	default:
+		t.Error("a missing optional kind keeps the informers from starting")
+	}
+}
+
+func slicesDelete(list []string, v string) []string {
+	var out []string
+	for _, s := range list {
+		if s != v {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func TestAFailedWatchProbesAtOnceAndAClosedOneDoesNot(t *testing.T) {

@@ -112,8 +112,8 @@ func newRolloutTracker(reader *cluster.Reader, recorder record.EventRecorder, me
 		UpdateFunc: func(_, obj any) { t.enqueuePool(obj) },
 		DeleteFunc: func(obj any) { t.enqueuePool(obj) },
 	}
-	if _, err := reader.Informer(inputs.KindNamed(inputs.KindMachineConfigPool)).AddEventHandler(pools); err != nil {
-		return nil, fmt.Errorf("adding event handler: %w", err)
+	if err := reader.AddEventHandler(cluster.OnlyKind(inputs.KindMachineConfigPool), pools); err != nil {
+		return nil, err
 	}
 	configs := cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(any) { t.enqueueAll() },

@@ -29,6 +29,7 @@ type Runtime struct {
 	Kube        kubernetes.Interface
 	informers   Informers
 	broadcaster record.EventBroadcaster
+	optional    *optionalKinds
 }
 
 // eventCorrelation lets 100 events of one type through for one object before client-go's spam filter keeps
@@ -80,11 +81,17 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	if err := watchHealth(health, r.Controller); err != nil {
 		return nil, err
 	}
+	r.optional = newOptionalKinds(r.Controller.reader, health, r.Controller.enqueue)
+	health.onServedChange = r.optional.kick
+	if err := r.optional.watchGates(); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
-// Start starts recording events, probing the API server (Health), and, once the API server serves every kind
-// the controller reads and writes, filling the informer caches; Controller.Run then syncs.
+// Start starts recording events, probing the API server (Health), and, once the API server serves every required
+// kind the controller reads and writes, filling the informer caches, and deciding which optional kinds are read
+// (optionalKinds); Controller.Run then syncs.
 func (r *Runtime) Start(ctx context.Context) {
 	r.broadcaster.StartStructuredLogging(2)
 	r.broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: r.Kube.CoreV1().Events("")})
@@ -95,7 +102,8 @@ func (r *Runtime) Start(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
-		r.informers.Start(ctx.Done())
+		r.Controller.reader.Start(ctx.Done())
+		r.optional.run(ctx)
 	}()
 }
 

@@ -83,7 +83,13 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 		logger.Info("Mirror configuration is invalid, every MachineConfig keeps its last good content",
 			"problems", len(res.invalid.Problems), "objects", objectKeys(objs))
 		s.reportInvalid(res, res.invalid)
-	case OutcomeApplied, OutcomeUnchanged, OutcomeDeferred:
+	case OutcomeDeferred:
+		if res.output == nil {
+			logger.V(2).Info("A cache is still being filled: the sync waits", "retry", res.deferred)
+			return
+		}
+		fallthrough
+	case OutcomeApplied, OutcomeUnchanged:
 		s.tooLarge = ""
 		s.metrics.invalidObjects.Set(0)
 		if res.outcome != OutcomeDeferred {

@@ -31,6 +31,9 @@ const (
 	OutcomeDeferred Outcome = "deferred"
 )
 
+// cacheFillingRetry is how soon a sync runs again that found a cache still being filled.
+const cacheFillingRetry = 500 * time.Millisecond
+
 // syncResult is everything a sync learned, handed to the status reporter in one piece.
 type syncResult struct {
 	outcome Outcome
@@ -69,6 +72,11 @@ func (c *Controller) sync(ctx context.Context) (*syncResult, error) {
 // syncOnce gathers, computes and applies: the MachineConfigs first, then the status of the policy objects,
 // which says what the MachineConfigs now carry (or why they were left alone).
 func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
+	if !c.reader.HasSynced() {
+		// A kind read since the last sync (its feature gate turned on, its CRD installed) is still being listed: a
+		// render now would take it for empty.
+		return &syncResult{deferred: cacheFillingRetry}, nil
+	}
 	res := &syncResult{inputs: c.reader.Inputs()}
 	start := c.cfg.Clock.Now()
 	out, err := render.Render(res.inputs, render.Options{Version: c.cfg.Version, Checker: c.cfg.Checker})

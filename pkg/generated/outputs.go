@@ -8,6 +8,7 @@
 //	key.Name()                                  // "99-worker-generated-registries"
 //	k, ok := generated.ParseName("97-master-generated-credentialproviderconfig") // {master, CredentialProviders}, true
 //	o, ok := generated.OwnerOf("/etc/containers/policy.json")                     // Registries, true
+//	o, ok = generated.OwnerOf("/etc/kubernetes/credential-providers/ecr-credential-provider.yaml") // CredentialProviders, true
 //
 // An output's files are the same for every pool: a pool's MachineConfig differs from another pool's only by
 // its name and role label.
@@ -60,10 +61,20 @@ var (
 			{Path: nodefiles.SearchRegistries},
 		},
 	}
+	// CredentialProviders is 97-<pool>-generated-credentialproviderconfig: the kubelet's credential provider
+	// configuration for the platform, extended by CRI-O's crio-credential-provider, and on platforms without a cloud
+	// provider the kubelet drop-in that reads it (docs/semantics.md §10).
+	CredentialProviders = &Output{
+		ID: "credentialproviderconfig", Prefix: "97", Describe: "kubelet credential provider configuration",
+		Paths: []Path{
+			{Path: nodefiles.CredentialProviderDir, Dir: true},
+			{Path: nodefiles.KubeletCredentialProviderDropIn},
+		},
+	}
 )
 
 // Outputs lists every output, in the order the controller writes them.
-var Outputs = []*Output{Registries}
+var Outputs = []*Output{Registries, CredentialProviders}
 
 // MachineConfigName returns the name of the output's MachineConfig for pool: "99-worker-generated-registries".
 func (o *Output) MachineConfigName(pool string) string {

@@ -18,6 +18,8 @@ func TestEveryOutputNamesItsMachineConfigsAsMCODoes(t *testing.T) {
 		{generated.Key{Pool: "worker", Output: generated.Registries}, "99-worker-generated-registries"},
 		{generated.Key{Pool: "master", Output: generated.Registries}, "99-master-generated-registries"},
 		{generated.Key{Pool: "my-pool-1", Output: generated.Registries}, "99-my-pool-1-generated-registries"},
+		{generated.Key{Pool: "worker", Output: generated.CredentialProviders}, "97-worker-generated-credentialproviderconfig"},
+		{generated.Key{Pool: "arbiter", Output: generated.CredentialProviders}, "97-arbiter-generated-credentialproviderconfig"},
 	} {
 		if got := tc.key.Name(); got != tc.name {
 			t.Errorf("%s: name %q, want %q", tc.key, got, tc.name)
@@ -28,6 +30,7 @@ func TestEveryOutputNamesItsMachineConfigsAsMCODoes(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"99-generated-registries", "98-worker-generated-registries", "99-worker-generated-registriesx",
+		"99-worker-generated-credentialproviderconfig", "97-worker-generated-registries",
 		"rendered-worker-1234", "00-worker", "99-worker-generated-registries-old", ""} {
 		if k, ok := generated.ParseName(name); ok {
 			t.Errorf("ParseName(%q) = %v: not a generated MachineConfig", name, k)
@@ -53,6 +56,10 @@ func TestEveryManagedPathHasOneOwner(t *testing.T) {
 		{"/etc/containers/registries.d/other.yaml", nil},
 		{"/etc/containers/registries.conf.d/99-other.conf", nil},
 		{"/etc/kubernetes/kubelet.conf", nil},
+		{"/etc/kubernetes/credential-providers/ecr-credential-provider.yaml", generated.CredentialProviders},
+		{"/etc/kubernetes/credential-providers/generic-credential-provider.yaml", generated.CredentialProviders},
+		{"/etc/systemd/system/kubelet.service.d/40-kubelet-crio-image-credential-provider.conf", generated.CredentialProviders},
+		{"/etc/systemd/system/kubelet.service.d/20-logging.conf", nil},
 	} {
 		got, ok := generated.OwnerOf(tc.path)
 		if got != tc.owner || ok != (tc.owner != nil) || generated.Managed(tc.path) != ok {

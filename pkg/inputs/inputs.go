@@ -25,6 +25,11 @@ const (
 	ClusterVersionName = "version"
 	// FeatureGateName is the name of the one FeatureGate object, whose status says which features are on.
 	FeatureGateName = "cluster"
+	// InfrastructureName is the name of the one Infrastructure object, whose status names the platform.
+	InfrastructureName = "cluster"
+	// CRIOCredentialProviderConfigName is the name of the one CRIOCredentialProviderConfig that counts (the API
+	// allows no other).
+	CRIOCredentialProviderConfigName = "cluster"
 )
 
 // Inputs is everything a render reads. Objects may come straight from an informer cache: nothing that reads
@@ -51,6 +56,16 @@ type Inputs struct {
 	FeatureGate *configv1.FeatureGate
 	// Pools are the MachineConfigPools; only those labelled as built in get a generated MachineConfig.
 	Pools []*mcfgv1.MachineConfigPool
+	// Infrastructure is the Infrastructure named "cluster", or nil. Its status.platformStatus.type decides which
+	// credential provider file the nodes' kubelet reads.
+	Infrastructure *configv1.Infrastructure
+	// CRIOCredentialProviderConfig is the CRIOCredentialProviderConfig named "cluster", or nil: the images whose
+	// pulls get the pod namespace's credentials for their mirrors.
+	CRIOCredentialProviderConfig *configv1.CRIOCredentialProviderConfig
+	// Unwatched maps each optional kind (Kind.Optional) the objects above do not say anything about to why: the
+	// API server does not serve it (its CRD is missing), or its feature gate is off so it is not watched. nil from
+	// files: a kind without objects there has none.
+	Unwatched map[string]string
 	// ReleaseImageFlag, when not empty, is the release payload given on the command line (render
 	// --release-image); it takes the place of the ClusterVersion's.
 	ReleaseImageFlag string

@@ -27,6 +27,16 @@ const (
 	KindClusterVersion           = "ClusterVersion"
 	KindFeatureGate              = "FeatureGate"
 	KindMachineConfigPool        = "MachineConfigPool"
+	KindInfrastructure           = "Infrastructure"
+	KindCRIOCredentialProvider   = "CRIOCredentialProviderConfig"
+)
+
+// Feature gates of gated input kinds: the controller watches such a kind only while its gate is on, as MCO does.
+const (
+	// GateSigstoreImageVerification turns on ClusterImagePolicies and ImagePolicies.
+	GateSigstoreImageVerification configv1.FeatureGateName = "SigstoreImageVerification"
+	// GateCRIOCredentialProviderConfig turns on the CRIOCredentialProviderConfig.
+	GateCRIOCredentialProviderConfig configv1.FeatureGateName = "CRIOCredentialProviderConfig"
 )
 
 // Object is an API object of one of the input kinds.
@@ -51,6 +61,12 @@ type Kind struct {
 	// Mirrors is true for the kinds that configure mirrors (ICSP, IDMS, ITMS): any of them means a rendered
 	// registries.conf, and `migrate-icsp` and `preview` treat them alike.
 	Mirrors bool
+	// Gate is the feature gate without which objects of this kind do not count (and the controller does not
+	// watch them); "" for kinds that always count.
+	Gate configv1.FeatureGateName
+	// Optional is true for kinds the controller works without: the gated kinds and the FeatureGate. When the API
+	// server does not serve one (its CRD is missing), the outputs that do not depend on it are still written.
+	Optional bool
 	// Configures is the generated output whose rollouts are attributed to objects of this kind: the
 	// configuration an admin writes gets a RolledOut event once a write it caused is live. nil for kinds that
 	// only inform a render (ClusterVersion, FeatureGate, pools).
@@ -78,17 +94,24 @@ var Kinds = []*Kind{
 	{Name: KindImageTagMirrorSet, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "imagetagmirrorsets", Mirrors: true,
 		store: listOf(func(in *Inputs) *[]*configv1.ImageTagMirrorSet { return &in.ImageTagMirrorSets })},
 	{Name: KindClusterImagePolicy, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "clusterimagepolicies",
+		Gate: GateSigstoreImageVerification, Optional: true,
 		store: listOf(func(in *Inputs) *[]*configv1.ClusterImagePolicy { return &in.ClusterImagePolicies })},
 	{Name: KindImagePolicy, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "imagepolicies", Namespaced: true,
+		Gate: GateSigstoreImageVerification, Optional: true,
 		store: listOf(func(in *Inputs) *[]*configv1.ImagePolicy { return &in.ImagePolicies })},
 	{Name: KindImage, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "images", Singleton: ImageConfigName,
 		store: singleton(func(in *Inputs) **configv1.Image { return &in.Image })},
 	{Name: KindClusterVersion, GroupVersion: configv1.GroupVersion, Resource: "clusterversions", Singleton: ClusterVersionName,
 		store: singleton(func(in *Inputs) **configv1.ClusterVersion { return &in.ClusterVersion })},
-	{Name: KindFeatureGate, GroupVersion: configv1.GroupVersion, Resource: "featuregates", Singleton: FeatureGateName,
+	{Name: KindFeatureGate, GroupVersion: configv1.GroupVersion, Resource: "featuregates", Singleton: FeatureGateName, Optional: true,
 		store: singleton(func(in *Inputs) **configv1.FeatureGate { return &in.FeatureGate })},
 	{Name: KindMachineConfigPool, GroupVersion: mcfgv1.GroupVersion, Resource: "machineconfigpools",
 		store: listOf(func(in *Inputs) *[]*mcfgv1.MachineConfigPool { return &in.Pools })},
+	{Name: KindInfrastructure, GroupVersion: configv1.GroupVersion, Resource: "infrastructures", Singleton: InfrastructureName,
+		store: singleton(func(in *Inputs) **configv1.Infrastructure { return &in.Infrastructure })},
+	{Name: KindCRIOCredentialProvider, Configures: generated.CredentialProviders, GroupVersion: configv1.GroupVersion,
+		Resource: "criocredentialproviderconfigs", Singleton: CRIOCredentialProviderConfigName, Gate: GateCRIOCredentialProviderConfig, Optional: true,
+		store: singleton(func(in *Inputs) **configv1.CRIOCredentialProviderConfig { return &in.CRIOCredentialProviderConfig })},
 }
 
 // KindNamed returns the kind with the given name ("ImageDigestMirrorSet"), or nil.

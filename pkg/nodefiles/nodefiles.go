@@ -29,6 +29,12 @@ const (
 	RegistriesDir = "/etc/containers/registries.d"
 	// DropInDir is the directory of registries.conf drop-ins.
 	DropInDir = "/etc/containers/registries.conf.d"
+	// CredentialProviderDir holds the kubelet's credential provider configurations, one file per platform
+	// ("ecr-credential-provider.yaml" on AWS, "generic-credential-provider.yaml" where there is no cloud provider).
+	CredentialProviderDir = "/etc/kubernetes/credential-providers"
+	// KubeletCredentialProviderDropIn is the kubelet unit drop-in that gives the kubelet the generic credential
+	// provider configuration on platforms without a cloud provider of their own.
+	KubeletCredentialProviderDropIn = "/etc/systemd/system/kubelet.service.d/40-kubelet-crio-image-credential-provider.conf"
 )
 
 // NamespacePolicy returns the path of a namespace's policy: "/etc/crio/policies/team-a.json".

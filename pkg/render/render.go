@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/openshift/registries-controller/pkg/credentialprovider"
 	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/imagepolicy"
 	"github.com/openshift/registries-controller/pkg/inputs"
@@ -43,6 +44,8 @@ type Output struct {
 	Merge *registries.Result
 	// Policies is the signature side: policy.json, the signature policies and their per-object outcomes.
 	Policies *imagepolicy.Result
+	// Credentials is the render of the CRIOCredentialProviderConfig, nil unless its output is render.Written.
+	Credentials *credentialprovider.Result
 	// Pools are the built-in pools rendered for, sorted (generated.BuiltInPools).
 	Pools []string
 	// Outputs are what the render wants of each output, in generated.Outputs order.
@@ -65,11 +68,17 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 	}
 	merge, err := registries.Merge(in)
 	var invalid *inputs.InvalidError
-	if errors.As(err, &invalid) {
-		// Report the policy objects' own problems too, so that each object shows all of them at once.
-		ps := append(slices.Clone(invalid.Problems), imagepolicy.Problems(in)...)
-		inputs.SortProblems(ps)
-		return nil, &inputs.InvalidError{Problems: ps}
+	if errors.As(err, &invalid) || err == nil {
+		// Report the other objects' own problems too, so that each object shows all of them at once.
+		var ps []inputs.Problem
+		if invalid != nil {
+			ps = slices.Clone(invalid.Problems)
+			ps = append(ps, imagepolicy.Problems(in)...)
+		}
+		if ps = append(ps, credentialProblems(in)...); len(ps) > 0 {
+			inputs.SortProblems(ps)
+			return nil, &inputs.InvalidError{Problems: ps}
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -79,9 +88,14 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 		return &Output{Policies: policies}, err
 	}
 	merge.Report.Warnings = append(merge.Report.Warnings, policies.Warnings...)
+	creds, credsResult, credsWarnings, err := credentials(in)
+	if err != nil {
+		return nil, err
+	}
+	merge.Report.Warnings = append(merge.Report.Warnings, credsWarnings...)
 	files := nodeFiles(merge, policies)
-	out := &Output{Report: &merge.Report, Merge: merge, Policies: policies, Pools: generated.BuiltInPools(in.Pools)}
-	out.Outputs = []Rendered{{Output: generated.Registries, State: Written, Files: files, owner: imageOwnerReference(in.Image)}}
+	out := &Output{Report: &merge.Report, Merge: merge, Policies: policies, Credentials: credsResult, Pools: generated.BuiltInPools(in.Pools)}
+	out.Outputs = []Rendered{{Output: generated.Registries, State: Written, Files: files, owner: imageOwnerReference(in.Image)}, creds}
 	// The load-back runs while the MachineConfigs are encoded: on a node with more than one core the render then
 	// takes about as long as the load alone.
 	checked := make(chan error, 1)

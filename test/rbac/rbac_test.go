@@ -65,13 +65,13 @@ var needed = func() map[permission]bool {
 	}
 	listWatch := []string{"list", "watch"}
 	add("config.openshift.io", []string{"imagedigestmirrorsets", "imagetagmirrorsets", "images", "clusterversions",
-		"clusterimagepolicies", "imagepolicies", "featuregates"}, listWatch, anyNamespace)
+		"clusterimagepolicies", "imagepolicies", "featuregates", "infrastructures", "criocredentialproviderconfigs"}, listWatch, anyNamespace)
 	add("operator.openshift.io", []string{"imagecontentsourcepolicies"}, listWatch, anyNamespace)
 	add("machineconfiguration.openshift.io", []string{"machineconfigpools"}, listWatch, anyNamespace)
 	add("machineconfiguration.openshift.io", []string{"machineconfigs"}, []string{"get", "list", "watch", "create", "update", "delete"}, anyNamespace)
 	add("", []string{"events"}, []string{"create", "patch"}, anyNamespace)
 	add("coordination.k8s.io", []string{"leases"}, []string{"get", "create", "update"}, namespace)
-	add("config.openshift.io", []string{"clusterimagepolicies/status", "imagepolicies/status"}, []string{"update"}, anyNamespace)
+	add("config.openshift.io", []string{"clusterimagepolicies/status", "imagepolicies/status", "criocredentialproviderconfigs/status"}, []string{"update"}, anyNamespace)
 	return out
 }()
 
