@@ -89,11 +89,11 @@ type Informers = cluster.Informers
 // mirror configuration.
 type Controller struct {
 	client mcfgclient.MachineConfigsGetter
-	// policies writes the status of ClusterImagePolicies and ImagePolicies.
-	policies policyClient
-	metrics  *Metrics
-	status   *statusReporter
-	cfg      Config
+	// status writes the status of the objects reported on through their status (inputs.Kind.Status).
+	statusWriter statusClient
+	metrics      *Metrics
+	status       *statusReporter
+	cfg          Config
 
 	reader   *cluster.Reader
 	rollouts *rolloutTracker
@@ -108,10 +108,11 @@ type Controller struct {
 	firstEvent time.Time
 }
 
-// Clients are what the controller writes with: the MachineConfigs, and the status of the policy objects.
+// Clients are what the controller writes with: the MachineConfigs, and the status of the objects reported on
+// through their status (the signature policies, the CRIOCredentialProviderConfig).
 type Clients struct {
 	MachineConfigs mcfgclient.MachineConfigsGetter
-	Policies       policyClient
+	Status         statusClient
 }
 
 // newController wires the controller to its informers: one per input kind (inputs.Kinds), and the
@@ -119,12 +120,12 @@ type Clients struct {
 func newController(clients Clients, inf Informers, recorder record.EventRecorder, metrics *Metrics, cfg Config) (*Controller, error) {
 	cfg = cfg.withDefaults()
 	c := &Controller{
-		client:   clients.MachineConfigs,
-		policies: clients.Policies,
-		metrics:  metrics,
-		status:   newStatusReporter(recorder, metrics),
-		cfg:      cfg,
-		reverts:  newRevertLimiter(cfg.RevertBackoff, cfg.MaxRevertBackoff, cfg.Clock),
+		client:       clients.MachineConfigs,
+		statusWriter: clients.Status,
+		metrics:      metrics,
+		status:       newStatusReporter(recorder, metrics),
+		cfg:          cfg,
+		reverts:      newRevertLimiter(cfg.RevertBackoff, cfg.MaxRevertBackoff, cfg.Clock),
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(cfg.RateLimiter,
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: QueueName, MetricsProvider: metrics.WorkqueueProvider(), Clock: cfg.Clock}),
 	}

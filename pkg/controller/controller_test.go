@@ -14,8 +14,10 @@ import (
 	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
 	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
 	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
@@ -31,7 +33,27 @@ type fakeShell struct {
 	ctrl     *Controller
 	mc       *mcfgfake.Clientset
 	config   *configfake.Clientset
+	status   *dynamicfake.FakeDynamicClient
 	recorder *record.FakeRecorder
+}
+
+// statusForwarder returns a dynamic client for the controller's status writes that puts each write into the
+// config clientset's tracker, so that the informers see it as they would from an API server.
+func statusForwarder(cfg *configfake.Clientset) *dynamicfake.FakeDynamicClient {
+	dyn := dynamicfake.NewSimpleDynamicClient(Scheme())
+	dyn.PrependReactor("update", "*", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		u := a.(clienttesting.UpdateAction).GetObject().(*unstructured.Unstructured)
+		k := inputs.KindOf(u.GetAPIVersion(), u.GetKind())
+		obj := k.New()
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj); err != nil {
+			return true, nil, err
+		}
+		if _, err := cfg.Tracker().Get(k.GroupVersionResource(), u.GetNamespace(), u.GetName()); err != nil {
+			return true, nil, err
+		}
+		return true, u, cfg.Tracker().Update(k.GroupVersionResource(), obj, u.GetNamespace())
+	})
+	return dyn
 }
 
 func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object, conf Config) *fakeShell {
@@ -46,7 +68,8 @@ func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object, conf Config
 	}
 	recorder := record.NewFakeRecorder(100)
 	conf.Version = "test"
-	ctrl, err := newController(Clients{MachineConfigs: mc.MachineconfigurationV1(), Policies: cfg.ConfigV1()}, inf, recorder, NewMetrics(prometheus.NewRegistry()), conf)
+	status := statusForwarder(cfg)
+	ctrl, err := newController(Clients{MachineConfigs: mc.MachineconfigurationV1(), Status: status}, inf, recorder, NewMetrics(prometheus.NewRegistry()), conf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +81,7 @@ func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object, conf Config
 	if err := ctrl.reader.Fill(ctx, func(*inputs.Kind) bool { return true }); err != nil {
 		t.Fatal(err)
 	}
-	return &fakeShell{ctrl: ctrl, mc: mc, config: cfg, recorder: recorder}
+	return &fakeShell{ctrl: ctrl, mc: mc, config: cfg, status: status, recorder: recorder}
 }
 
 // syncAndReport runs one sync and reports it, as processNextWorkItem does.

@@ -30,7 +30,9 @@ func newOptionalKinds(reader *cluster.Reader, health *Health, enqueue func()) *o
 // watchGates makes every change of the FeatureGate and the ClusterVersion (whose version picks the FeatureGate's
 // entry) decide again.
 func (o *optionalKinds) watchGates() error {
-	gates := func(k *inputs.Kind) bool { return k.Name == inputs.KindFeatureGate || k.Name == inputs.KindClusterVersion }
+	gates := func(k *inputs.Kind) bool {
+		return k.Name == inputs.KindFeatureGate || k.Name == inputs.KindClusterVersion
+	}
 	return o.reader.AddEventHandler(gates, cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(any) { o.kick() },
 		UpdateFunc: func(any, any) { o.kick() },

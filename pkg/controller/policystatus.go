@@ -6,14 +6,19 @@ import (
 	"strings"
 
 	configv1 "github.com/openshift/api/config/v1"
-	configclient "github.com/openshift/client-go/config/clientset/versioned/typed/config/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/dynamic"
 
+	"github.com/openshift/registries-controller/pkg/credentialprovider"
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/imagepolicy"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/render"
 )
 
 // Status conditions of ClusterImagePolicies and ImagePolicies (docs/semantics.md §9.2, §9.9 D3).
@@ -32,27 +37,40 @@ const (
 	ReasonInvalidPolicy = "Invalid"
 )
 
-// statusWrite records one status update of a policy object.
+// statusWrite records one status update of an object.
 type statusWrite struct {
-	ref    inputs.ObjectRef
-	reason string // "" when the condition was removed
+	ref inputs.ObjectRef
+	// conditions names the conditions set, e.g. "Pending=True/ConflictScopes"; "" when only some were removed.
+	conditions string
 }
 
-// policyConditions returns the Pending condition every policy object should have after a sync, nil for
-// "none". An invalid sync judges only the objects it found problems with (a problem elsewhere may have stopped
-// the render before the others were judged); the other objects keep their conditions until a sync succeeds.
-func policyConditions(res *syncResult) map[inputs.ObjectRef]*metav1.Condition {
-	out := map[inputs.ObjectRef]*metav1.Condition{}
+// conditionChange is what a sync wants of one object's status.conditions: conditions to set, with
+// meta.SetStatusCondition's semantics, and types to remove. Other conditions are kept.
+type conditionChange struct {
+	set    []metav1.Condition
+	remove []string
+}
+
+// wantedConditions returns what every object reported on through its status should have after a sync: the
+// signature policies' Pending condition and the CRIOCredentialProviderConfig's Validated and MachineConfigRendered
+// (docs/semantics.md §10.5).
+func wantedConditions(res *syncResult) map[inputs.ObjectRef]conditionChange {
+	out := policyConditions(res)
+	for ref, ch := range credentialConditions(res) {
+		out[ref] = ch
+	}
+	return out
+}
+
+// policyConditions returns the Pending condition every policy object should have after a sync. An invalid sync
+// judges only the objects it found problems with (a problem elsewhere may have stopped the render before the
+// others were judged); the other objects keep their conditions until a sync succeeds.
+func policyConditions(res *syncResult) map[inputs.ObjectRef]conditionChange {
+	out := map[inputs.ObjectRef]conditionChange{}
 	if res.invalid != nil {
-		byObject := map[inputs.ObjectRef][]string{}
-		for _, p := range res.invalid.Problems {
-			if k := p.At.Object.Kind; k == inputs.KindClusterImagePolicy || k == inputs.KindImagePolicy {
-				byObject[p.At.Object] = append(byObject[p.At.Object], p.OnObject())
-			}
-		}
-		for ref, lines := range byObject {
-			out[ref] = &metav1.Condition{Type: ConditionPending, Status: metav1.ConditionTrue, Reason: ReasonInvalidPolicy,
-				Message: truncate("not applied, every MachineConfig keeps its last good content: " + strings.Join(lines, "; "))}
+		for ref, lines := range problemLines(res.invalid, inputs.KindClusterImagePolicy, inputs.KindImagePolicy) {
+			out[ref] = conditionChange{set: []metav1.Condition{{Type: ConditionPending, Status: metav1.ConditionTrue, Reason: ReasonInvalidPolicy,
+				Message: truncate("not applied, every MachineConfig keeps its last good content: " + strings.Join(lines, "; "))}}}
 		}
 		return out
 	}
@@ -60,85 +78,106 @@ func policyConditions(res *syncResult) map[inputs.ObjectRef]*metav1.Condition {
 		return out
 	}
 	for _, o := range res.output.Policies.Objects {
-		out[o.Ref] = nil
+		out[o.Ref] = conditionChange{remove: []string{ConditionPending}}
 		if len(o.DroppedScopes) > 0 {
-			out[o.Ref] = &metav1.Condition{Type: ConditionPending, Status: metav1.ConditionTrue, Reason: ReasonConflictScopes,
-				Message: imagepolicy.ConflictMessage(o.DroppedScopes)}
+			out[o.Ref] = conditionChange{set: []metav1.Condition{{Type: ConditionPending, Status: metav1.ConditionTrue, Reason: ReasonConflictScopes,
+				Message: imagepolicy.ConflictMessage(o.DroppedScopes)}}}
 		}
 	}
 	// With the gate off the policy objects take no effect at all: their conditions are left as they are.
 	return out
 }
 
-// updatePolicyStatus writes the Pending condition of every policy object whose conditions change, with
+// credentialConditions returns the conditions of the CRIOCredentialProviderConfig, as MCO writes them
+// (credentialprovider.Conditions) once its MachineConfigs are written or failed to be; Validated False with the
+// API's reason ValidationFailed when it is invalid (MCO renders such an object anyway). While its output is not
+// managed (gate off, CRD missing) or the object is gone, nothing is written.
+func credentialConditions(res *syncResult) map[inputs.ObjectRef]conditionChange {
+	out := map[inputs.ObjectRef]conditionChange{}
+	if res.inputs == nil || res.inputs.CRIOCredentialProviderConfig == nil {
+		return out
+	}
+	ref := inputs.ObjectRef{Kind: inputs.KindCRIOCredentialProvider, Name: res.inputs.CRIOCredentialProviderConfig.Name}
+	if res.invalid != nil {
+		if lines := problemLines(res.invalid, inputs.KindCRIOCredentialProvider)[ref]; len(lines) > 0 {
+			out[ref] = conditionChange{set: []metav1.Condition{credentialprovider.Condition(nil, configv1.ConditionTypeValidated,
+				configv1.ReasonValidationFailed, "%s", truncate("not applied, every MachineConfig keeps its last good content: "+strings.Join(lines, "; ")))}}
+			out[ref].set[0].Status = metav1.ConditionFalse
+		}
+		return out
+	}
+	if res.output == nil || res.output.Rendered(generated.CredentialProviders).State != render.Written {
+		return out
+	}
+	out[ref] = conditionChange{set: credentialprovider.Conditions(res.output.Credentials, res.applyErr, 0)}
+	return out
+}
+
+// problemLines returns the problems of objects of the given kinds, by object, as lines naming the field.
+func problemLines(invalid *inputs.InvalidError, kinds ...string) map[inputs.ObjectRef][]string {
+	out := map[inputs.ObjectRef][]string{}
+	for _, p := range invalid.Problems {
+		for _, k := range kinds {
+			if p.At.Object.Kind == k {
+				out[p.At.Object] = append(out[p.At.Object], p.OnObject())
+			}
+		}
+	}
+	return out
+}
+
+// updateStatus writes the conditions of every object whose conditions change (wantedConditions), with
 // meta.SetStatusCondition's semantics: LastTransitionTime moves only when the status does, observedGeneration is
-// the object's generation, other conditions are kept. It is the only place that writes policy status.
-func (c *Controller) updatePolicyStatus(ctx context.Context, res *syncResult) ([]statusWrite, error) {
+// the object's generation, other conditions are kept. It is the only place that writes status.
+func (c *Controller) updateStatus(ctx context.Context, res *syncResult) ([]statusWrite, error) {
 	if res.inputs == nil {
 		return nil, nil
 	}
 	var writes []statusWrite
-	for ref, want := range policyConditions(res) {
+	for ref, want := range wantedConditions(res) {
+		k := inputs.KindNamed(ref.Kind)
 		obj := res.inputs.Get(ref)
-		if obj == nil {
+		if obj == nil || k.Status == nil {
 			continue
 		}
-		have := conditionsOf(obj)
+		have := k.Status.Conditions(obj)
 		next := append([]metav1.Condition(nil), have...)
-		reason := ""
-		if want == nil {
-			meta.RemoveStatusCondition(&next, ConditionPending)
-		} else {
-			cond := *want
+		var set []string
+		for _, t := range want.remove {
+			meta.RemoveStatusCondition(&next, t)
+		}
+		for _, cond := range want.set {
 			cond.ObservedGeneration = obj.GetGeneration()
 			cond.LastTransitionTime = metav1.NewTime(c.cfg.Clock.Now())
 			meta.SetStatusCondition(&next, cond)
-			reason = cond.Reason
+			set = append(set, fmt.Sprintf("%s=%s/%s", cond.Type, cond.Status, cond.Reason))
 		}
 		if equality.Semantic.DeepEqual(have, next) || (len(have) == 0 && len(next) == 0) {
 			continue
 		}
-		if err := c.writeConditions(ctx, obj, next); err != nil {
+		if err := c.writeConditions(ctx, k, obj, next); err != nil {
 			if apierrors.IsNotFound(err) {
 				continue // deleted since it was gathered; its delete event brings another sync
 			}
 			return writes, fmt.Errorf("updating the status of %s: %w", ref, err)
 		}
-		writes = append(writes, statusWrite{ref: ref, reason: reason})
+		writes = append(writes, statusWrite{ref: ref, conditions: strings.Join(set, ", ")})
 	}
 	return writes, nil
 }
 
-func conditionsOf(obj inputs.Object) []metav1.Condition {
-	switch o := obj.(type) {
-	case *configv1.ClusterImagePolicy:
-		return o.Status.Conditions
-	case *configv1.ImagePolicy:
-		return o.Status.Conditions
+// writeConditions sends a copy of the cached object with the new conditions to its status subresource.
+func (c *Controller) writeConditions(ctx context.Context, k *inputs.Kind, obj inputs.Object, conds []metav1.Condition) error {
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(k.Status.WithConditions(obj, conds))
+	if err != nil {
+		return fmt.Errorf("converting %s %q: %w", k.Name, obj.GetName(), err)
 	}
-	return nil
+	u := &unstructured.Unstructured{Object: content}
+	u.SetAPIVersion(k.GroupVersion.String())
+	u.SetKind(k.Name)
+	_, err = c.statusWriter.Resource(k.GroupVersionResource()).Namespace(obj.GetNamespace()).UpdateStatus(ctx, u, metav1.UpdateOptions{FieldManager: FieldManager})
+	return err
 }
 
-// writeConditions sends a copy of the cached object with the new conditions to the status subresource.
-func (c *Controller) writeConditions(ctx context.Context, obj inputs.Object, conds []metav1.Condition) error {
-	opts := metav1.UpdateOptions{FieldManager: FieldManager}
-	switch o := obj.(type) {
-	case *configv1.ClusterImagePolicy:
-		cp := o.DeepCopy()
-		cp.Status.Conditions = conds
-		_, err := c.policies.ClusterImagePolicies().UpdateStatus(ctx, cp, opts)
-		return err
-	case *configv1.ImagePolicy:
-		cp := o.DeepCopy()
-		cp.Status.Conditions = conds
-		_, err := c.policies.ImagePolicies(o.Namespace).UpdateStatus(ctx, cp, opts)
-		return err
-	}
-	return nil
-}
-
-// policyClient is what the controller needs of the config clientset: the status of the policy objects.
-type policyClient interface {
-	configclient.ClusterImagePoliciesGetter
-	configclient.ImagePoliciesGetter
-}
+// statusClient writes the status of the objects reported on through their status (inputs.Kind.Status).
+type statusClient = dynamic.Interface

@@ -6,17 +6,19 @@ import (
 	"testing"
 
 	configv1 "github.com/openshift/api/config/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
-// statusUpdates returns the status updates sent to the config client, as "resource namespace/name".
+// statusUpdates returns the resources of the status updates the controller sent.
 func (s *fakeShell) statusUpdates() []string {
 	var out []string
-	for _, a := range s.config.Actions() {
+	for _, a := range s.status.Actions() {
 		if a.GetVerb() == "update" && a.GetSubresource() == "status" {
 			out = append(out, a.GetResource().Resource)
 		}
@@ -67,7 +69,7 @@ func TestPendingConditionIsWrittenOnceAndClearedWhenResolved(t *testing.T) {
 		o := s.cached(t, "ImagePolicy", "team-a/own").(*configv1.ImagePolicy)
 		return len(o.Status.Conditions) == 2
 	})
-	s.config.ClearActions()
+	s.status.ClearActions()
 	s.mc.ClearActions()
 	if err := s.syncAndReport(ctx); err != nil {
 		t.Fatal(err)
@@ -125,5 +127,45 @@ func TestInvalidPolicyGetsAConditionAndAWarning(t *testing.T) {
 	}
 	if len(events) != 1 || !strings.HasPrefix(events[0], "Warning InvalidMirrorConfiguration") {
 		t.Errorf("events %q, want one Warning", events)
+	}
+}
+
+// TestAFailedStatusWriteOfAnInvalidSyncIsRetried: the status of an invalid object that the API server refused to
+// update once is an error of the sync, so the queue retries it, and the next sync writes it.
+func TestAFailedStatusWriteOfAnInvalidSyncIsRetried(t *testing.T) {
+	cip := fixtures.CIP("redhat", fixtures.PublicKey([]byte("k")), "registry.redhat.io")
+	s := newFakeShell(t, []runtime.Object{cip}, nil, Config{})
+	failed := 0
+	s.status.PrependReactor("update", "clusterimagepolicies", func(clienttesting.Action) (bool, runtime.Object, error) {
+		if failed == 0 {
+			failed++
+			return true, nil, apierrors.NewServiceUnavailable("etcd is restarting")
+		}
+		return false, nil, nil
+	})
+	_, ctx := ktesting.NewTestContext(t)
+	res, err := s.ctrl.sync(ctx)
+	if err == nil || !strings.Contains(err.Error(), "etcd is restarting") || res.outcome != OutcomeError || res.invalid == nil {
+		t.Fatalf("first sync: outcome %s, error %v; want the status error returned, for a retry", res.outcome, err)
+	}
+	s.ctrl.status.report(ctx, res, err)
+	res, err = s.ctrl.sync(ctx)
+	if err != nil || res.outcome != OutcomeInvalid || len(res.statusWrites) != 1 {
+		t.Fatalf("retry: outcome %s, status writes %v, error %v; want the condition written", res.outcome, res.statusWrites, err)
+	}
+	o, err := s.config.ConfigV1().ClusterImagePolicies().Get(ctx, "redhat", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Status.Conditions) != 1 || o.Status.Conditions[0].Reason != ReasonInvalidPolicy {
+		t.Errorf("conditions %+v, want Pending=True/Invalid", o.Status.Conditions)
+	}
+	close(s.recorder.Events)
+	var events []string
+	for e := range s.recorder.Events {
+		events = append(events, e)
+	}
+	if len(events) != 1 || !strings.HasPrefix(events[0], "Warning InvalidMirrorConfiguration") {
+		t.Errorf("events %q: the failed sync must still tell the object, once", events)
 	}
 }

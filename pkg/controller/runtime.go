@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	configclient "github.com/openshift/client-go/config/clientset/versioned"
 	mcfgclient "github.com/openshift/client-go/machineconfiguration/clientset/versioned"
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
@@ -50,10 +50,10 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	if err != nil {
 		return nil, fmt.Errorf("machineconfiguration client: %w", err)
 	}
-	// The status writes of the signature policies go straight to the API server, like the MachineConfig writes.
-	configClient, err := configclient.NewForConfig(cfg)
+	// The status writes go straight to the API server, like the MachineConfig writes.
+	statusClient, err := dynamic.NewForConfig(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("config client: %w", err)
+		return nil, fmt.Errorf("dynamic client: %w", err)
 	}
 	// Health probes and the writes go straight to the API server; the informers' lists and watches wait for it
 	// while it cannot be reached (waitForAPIServer).
@@ -71,7 +71,7 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 		broadcaster: record.NewBroadcaster(record.WithContext(ctx), record.WithCorrelatorOptions(eventCorrelation)),
 	}
 	recorder := r.broadcaster.NewRecorder(Scheme(), corev1.EventSource{Component: FieldManager})
-	clients := Clients{MachineConfigs: mcClient.MachineconfigurationV1(), Policies: configClient.ConfigV1()}
+	clients := Clients{MachineConfigs: mcClient.MachineconfigurationV1(), Status: statusClient}
 	r.Controller, err = newController(clients, r.informers, recorder, NewMetrics(reg), conf)
 	if err != nil {
 		return nil, err

@@ -74,7 +74,7 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 	logger := klog.FromContext(ctx)
 	s.metrics.syncs.WithLabelValues(string(res.outcome)).Inc()
 	for _, w := range res.statusWrites {
-		logger.Info("Updated policy status", "object", w.ref.String(), "pending", w.reason)
+		logger.Info("Updated status", "object", w.ref.String(), "conditions", w.conditions)
 	}
 	switch res.outcome {
 	case OutcomeInvalid:
@@ -109,7 +109,11 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 		s.reportRecovered(res)
 		s.reportWarnings(res, res.output.Report.Warnings)
 	case OutcomeError:
-		// Logged by the caller; the queue retries with backoff. A size problem is also shown to the admin.
+		// Logged by the caller; the queue retries with backoff. Invalid input whose status could not be written is
+		// still reported on the objects, and a size problem is also shown to the admin.
+		if res.invalid != nil {
+			s.reportInvalid(res, res.invalid)
+		}
 		var tooLarge *TooLargeError
 		if errors.As(err, &tooLarge) && tooLarge.Name != s.tooLarge {
 			s.tooLarge = tooLarge.Name

@@ -42,23 +42,26 @@ type syncResult struct {
 	output  *render.Output
 	invalid *inputs.InvalidError
 	writes  []write
-	// statusWrites are the policy objects whose conditions were written.
+	// statusWrites are the objects whose conditions were written.
 	statusWrites []statusWrite
-	duration     time.Duration
+	// applyErr is why the MachineConfigs could not be written, nil when they were.
+	applyErr error
+	duration time.Duration
 	// deferred is how long a held-back revert waits; 0 when none does.
 	deferred time.Duration
 }
 
 // sync gathers every input from the informer caches, renders once, and applies the difference. Invalid input
-// is not an error: it is reported on the objects and retried when one of them changes, not before.
+// is not an error: it is reported on the objects and retried when one of them changes, not before. A transient
+// error (a write the API server refused, the status of an invalid object not written) is returned, and the queue
+// retries it.
 func (c *Controller) sync(ctx context.Context) (*syncResult, error) {
 	res, err := c.syncOnce(ctx)
 	switch {
-	case res.invalid != nil:
-		res.outcome = OutcomeInvalid
-		err = nil
 	case err != nil:
 		res.outcome = OutcomeError
+	case res.invalid != nil:
+		res.outcome = OutcomeInvalid
 	case res.deferred > 0:
 		res.outcome = OutcomeDeferred
 	case len(res.writes) > 0:
@@ -69,8 +72,9 @@ func (c *Controller) sync(ctx context.Context) (*syncResult, error) {
 	return res, err
 }
 
-// syncOnce gathers, computes and applies: the MachineConfigs first, then the status of the policy objects,
-// which says what the MachineConfigs now carry (or why they were left alone).
+// syncOnce gathers, computes and applies: the MachineConfigs first, then the status of the objects reported on
+// through their status, which says what the MachineConfigs now carry (or why they were left alone). Invalid input
+// is in res.invalid, not in the error, which is only ever a transient failure.
 func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	if !c.reader.HasSynced() {
 		// A kind read since the last sync (its feature gate turned on, its CRD installed) is still being listed: a
@@ -83,11 +87,7 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	res.duration = c.cfg.Clock.Since(start)
 	c.metrics.renderDuration.Observe(res.duration.Seconds())
 	if errors.As(err, &res.invalid) {
-		var statusErr error
-		res.statusWrites, statusErr = c.updatePolicyStatus(ctx, res)
-		if statusErr != nil {
-			return res, statusErr
-		}
+		res.statusWrites, err = c.updateStatus(ctx, res)
 		return res, err
 	}
 	if err != nil {
@@ -98,10 +98,12 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	if err != nil {
 		return res, err
 	}
-	if res.writes, res.deferred, err = c.apply(ctx, out, existing); err != nil {
-		return res, err
+	if res.writes, res.deferred, res.applyErr = c.apply(ctx, out, existing); res.applyErr != nil {
+		// The CRIOCredentialProviderConfig says so (MachineConfigRendered False), as MCO's does; the write is retried.
+		res.statusWrites, _ = c.updateStatus(ctx, res)
+		return res, res.applyErr
 	}
-	res.statusWrites, err = c.updatePolicyStatus(ctx, res)
+	res.statusWrites, err = c.updateStatus(ctx, res)
 	return res, err
 }
 

@@ -67,12 +67,38 @@ type Kind struct {
 	// Optional is true for kinds the controller works without: the gated kinds and the FeatureGate. When the API
 	// server does not serve one (its CRD is missing), the outputs that do not depend on it are still written.
 	Optional bool
+	// Status reads and sets the status.conditions of objects of this kind, for the kinds the controller reports
+	// on through their status (the signature policies, the CRIOCredentialProviderConfig); nil for the others.
+	Status *StatusAccess
 	// Configures is the generated output whose rollouts are attributed to objects of this kind: the
 	// configuration an admin writes gets a RolledOut event once a write it caused is live. nil for kinds that
 	// only inform a render (ClusterVersion, FeatureGate, pools).
 	Configures *generated.Output
 
 	store store
+}
+
+// StatusAccess reads and sets an object's status.conditions.
+type StatusAccess struct {
+	// Conditions returns the object's status.conditions (shared with the object: read them only).
+	Conditions func(Object) []metav1.Condition
+	// WithConditions returns a deep copy of the object whose status.conditions are conds.
+	WithConditions func(o Object, conds []metav1.Condition) Object
+}
+
+// conditionsAt returns the StatusAccess of a kind whose conditions are at field.
+func conditionsAt[T any, P interface {
+	*T
+	Object
+}](field func(P) *[]metav1.Condition) *StatusAccess {
+	return &StatusAccess{
+		Conditions: func(o Object) []metav1.Condition { return *field(o.(P)) },
+		WithConditions: func(o Object, conds []metav1.Condition) Object {
+			cp := o.DeepCopyObject().(P)
+			*field(cp) = conds
+			return cp
+		},
+	}
 }
 
 // store is how Inputs holds the objects of one kind.
@@ -95,10 +121,12 @@ var Kinds = []*Kind{
 		store: listOf(func(in *Inputs) *[]*configv1.ImageTagMirrorSet { return &in.ImageTagMirrorSets })},
 	{Name: KindClusterImagePolicy, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "clusterimagepolicies",
 		Gate: GateSigstoreImageVerification, Optional: true,
-		store: listOf(func(in *Inputs) *[]*configv1.ClusterImagePolicy { return &in.ClusterImagePolicies })},
+		Status: conditionsAt(func(o *configv1.ClusterImagePolicy) *[]metav1.Condition { return &o.Status.Conditions }),
+		store:  listOf(func(in *Inputs) *[]*configv1.ClusterImagePolicy { return &in.ClusterImagePolicies })},
 	{Name: KindImagePolicy, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "imagepolicies", Namespaced: true,
 		Gate: GateSigstoreImageVerification, Optional: true,
-		store: listOf(func(in *Inputs) *[]*configv1.ImagePolicy { return &in.ImagePolicies })},
+		Status: conditionsAt(func(o *configv1.ImagePolicy) *[]metav1.Condition { return &o.Status.Conditions }),
+		store:  listOf(func(in *Inputs) *[]*configv1.ImagePolicy { return &in.ImagePolicies })},
 	{Name: KindImage, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "images", Singleton: ImageConfigName,
 		store: singleton(func(in *Inputs) **configv1.Image { return &in.Image })},
 	{Name: KindClusterVersion, GroupVersion: configv1.GroupVersion, Resource: "clusterversions", Singleton: ClusterVersionName,
@@ -111,7 +139,8 @@ var Kinds = []*Kind{
 		store: singleton(func(in *Inputs) **configv1.Infrastructure { return &in.Infrastructure })},
 	{Name: KindCRIOCredentialProvider, Configures: generated.CredentialProviders, GroupVersion: configv1.GroupVersion,
 		Resource: "criocredentialproviderconfigs", Singleton: CRIOCredentialProviderConfigName, Gate: GateCRIOCredentialProviderConfig, Optional: true,
-		store: singleton(func(in *Inputs) **configv1.CRIOCredentialProviderConfig { return &in.CRIOCredentialProviderConfig })},
+		Status: conditionsAt(func(o *configv1.CRIOCredentialProviderConfig) *[]metav1.Condition { return &o.Status.Conditions }),
+		store:  singleton(func(in *Inputs) **configv1.CRIOCredentialProviderConfig { return &in.CRIOCredentialProviderConfig })},
 }
 
 // KindNamed returns the kind with the given name ("ImageDigestMirrorSet"), or nil.
