@@ -50,8 +50,11 @@ const (
 	StepDaemonReload StepKind = "daemon-reload"
 )
 
-// crioService is the unit the default policies reload.
-const crioService = "crio.service"
+// The units the default policies reload or restart.
+const (
+	crioService    = "crio.service"
+	kubeletService = "kubelet.service"
+)
 
 // The actions of the default node disruption policies. Action values are never modified in place (merge
 // copies), so these can be shared.
@@ -164,14 +167,22 @@ func (s Step) describe() string {
 
 // merge returns the action that does what a and b both ask for, as the daemon combines the actions of
 // several changed files: drain if either drains; reboot if either reboots (a reboot always drains first,
-// and replaces every step); otherwise a's steps then b's, each distinct step once.
+// and replaces every step); otherwise a's steps then b's, a step left out when it was done already and no
+// daemon-reload came since (a restart after a daemon-reload is what makes a service read a changed unit
+// drop-in, so it is kept: restart kubelet, daemon-reload, restart kubelet).
 func merge(a, b Action) Action {
 	if a.Reboot || b.Reboot {
 		return reboot
 	}
 	out := Action{Drain: a.Drain || b.Drain}
 	for _, s := range append(append([]Step(nil), a.Steps...), b.Steps...) {
-		if !slices.Contains(out.Steps, s) {
+		last := slices.Index(out.Steps, s)
+		for i := len(out.Steps) - 1; i > last; i-- {
+			if out.Steps[i] == s {
+				last = i
+			}
+		}
+		if last < 0 || s.Kind != StepDaemonReload && slices.Contains(out.Steps[last:], Step{Kind: StepDaemonReload}) {
 			out.Steps = append(out.Steps, s)
 		}
 	}

@@ -166,3 +166,35 @@ func TestDiffOfAReformattedFileSaysFormattingOnly(t *testing.T) {
 		t.Errorf("got %v", changes)
 	}
 }
+
+// TestCredentialProviderFilesRestartTheKubelet pins MCO's default node disruption policies for the credential
+// provider files (docs/semantics.md §10.6): a provider file restarts the kubelet only, the kubelet drop-in is a
+// daemon-reload and a kubelet restart; neither drains, reboots or reloads CRI-O.
+func TestCredentialProviderFilesRestartTheKubelet(t *testing.T) {
+	provider := nodefiles.CredentialProviderDir + "/generic-credential-provider.yaml"
+	restartKubelet := Action{Steps: []Step{{Kind: StepRestart, Service: kubeletService}}}
+	reloadAndRestart := Action{Steps: []Step{{Kind: StepDaemonReload}, {Kind: StepRestart, Service: kubeletService}}}
+	for _, tc := range []struct {
+		name     string
+		old, new nodefiles.Files
+		want     Action
+	}{
+		{"a provider file changed", onNode(provider, []byte("a: 1\n")), onNode(provider, []byte("a: 2\n")), restartKubelet},
+		{"a cloud provider file written over the base one", nil, onNode(nodefiles.CredentialProviderDir+"/ecr-credential-provider.yaml", []byte("b\n")), restartKubelet},
+		{"the drop-in added", nil, onNode(nodefiles.KubeletCredentialProviderDropIn, []byte("[Service]\n")), reloadAndRestart},
+		// Files in path order, as the daemon appends their actions: the restart after the daemon-reload is the one
+		// that reads the changed drop-in.
+		{"both removed", onNode(provider, []byte("a\n"), nodefiles.KubeletCredentialProviderDropIn, []byte("[Service]\n")), nil,
+			Action{Steps: []Step{{Kind: StepRestart, Service: kubeletService}, {Kind: StepDaemonReload}, {Kind: StepRestart, Service: kubeletService}}}},
+		{"with a policy.json change the node also reloads CRI-O",
+			onNode(provider, []byte("a\n")), onNode(provider, []byte("b\n"), nodefiles.PolicyJSON, []byte(`{"default":[{"type":"reject"}]}`)),
+			Action{Steps: []Step{{Kind: StepReload, Service: crioService}, {Kind: StepRestart, Service: kubeletService}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := classify(t, tc.old, tc.new)
+			if res.Action.String() != tc.want.String() {
+				t.Errorf("action %s, want %s; reasons %v", res.Action, tc.want, res.Reasons)
+			}
+		})
+	}
+}

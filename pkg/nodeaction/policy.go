@@ -45,8 +45,10 @@ type Policy struct {
 // DefaultPolicy returns MCO's default node disruption policies for files, what a cluster without an admin's
 // spec.nodeDisruptionPolicy uses: registries.conf Special; policy.json, the registries.d and /etc/crio/policies
 // directories and the release GPG key reload CRI-O; the pull secret and /etc/nmstate/openshift need nothing;
-// the user CA bundle restarts coreos-update-ca-trust.service and CRI-O. Nothing covers registries.conf.d, so a
-// changed search drop-in reboots.
+// the user CA bundle restarts coreos-update-ca-trust.service and CRI-O; a credential provider file (the directory
+// /etc/kubernetes/credential-providers) restarts the kubelet, and the kubelet drop-in of the generic provider is a
+// daemon-reload and a kubelet restart (docs/semantics.md §10.6). Nothing covers registries.conf.d, so a changed
+// search drop-in reboots.
 func DefaultPolicy() Policy {
 	reload := func(service string) opv1.NodeDisruptionPolicyStatusAction {
 		return opv1.NodeDisruptionPolicyStatusAction{Type: opv1.ReloadStatusAction, Reload: &opv1.ReloadService{ServiceName: opv1.NodeDisruptionPolicyServiceName(service)}}
@@ -54,6 +56,7 @@ func DefaultPolicy() Policy {
 	restart := func(service string) opv1.NodeDisruptionPolicyStatusAction {
 		return opv1.NodeDisruptionPolicyStatusAction{Type: opv1.RestartStatusAction, Restart: &opv1.RestartService{ServiceName: opv1.NodeDisruptionPolicyServiceName(service)}}
 	}
+	daemonReload := opv1.NodeDisruptionPolicyStatusAction{Type: opv1.DaemonReloadStatusAction}
 	of := func(t opv1.NodeDisruptionPolicyStatusActionType) opv1.NodeDisruptionPolicyStatusAction {
 		return opv1.NodeDisruptionPolicyStatusAction{Type: t}
 	}
@@ -71,6 +74,8 @@ func DefaultPolicy() Policy {
 			files(nodefiles.NamespacePolicyDir, reload(crioService)),
 			files(nmstateConfigDir, of(opv1.NoneStatusAction)),
 			files(userCABundlePath, restart(updateCATrustService), restart(crioService)),
+			files(nodefiles.CredentialProviderDir, restart(kubeletService)),
+			files(nodefiles.KubeletCredentialProviderDropIn, daemonReload, restart(kubeletService)),
 		},
 	}
 }
