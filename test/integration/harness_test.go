@@ -37,6 +37,7 @@ const (
 // running is a controller started in this process for one test.
 type running struct {
 	metrics *prometheus.Registry
+	health  *controller.Health
 	stop    func()
 }
 
@@ -61,7 +62,7 @@ func startController(t testing.TB, cfg *rest.Config, settle, resync time.Duratio
 		}
 	}()
 	var once sync.Once
-	r := &running{metrics: registry, stop: func() {
+	r := &running{metrics: registry, health: rt.Health, stop: func() {
 		once.Do(func() {
 			cancel()
 			<-done
@@ -317,6 +318,7 @@ func reset(t testing.TB) {
 	for _, args := range [][]string{
 		{"delete", "imagedigestmirrorsets,imagetagmirrorsets,imagecontentsourcepolicies", "--all", "--wait=true"},
 		{"delete", "clusterimagepolicies,imagepolicies", "--all", "--all-namespaces", "--wait=true"},
+		{"delete", "criocredentialproviderconfigs,infrastructures,featuregates", "--all", "--wait=true"},
 		{"delete", "images.config.openshift.io", "--all", "--wait=true"},
 		{"delete", "machineconfigs", "--all", "--wait=true"},
 		{"delete", "events", "--all", "-A"},
