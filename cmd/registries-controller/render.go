@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
@@ -35,15 +36,22 @@ func newRenderCommand() *cobra.Command {
 		Short: "Render the MachineConfigs for the objects in a directory, offline (the install-time path)",
 		Long: `render reads every *.yaml, *.yml and *.json file in --manifests (multi-document YAML and List
 objects included), takes the ImageContentSourcePolicy, ImageDigestMirrorSet, ImageTagMirrorSet, Image,
-ClusterImagePolicy, ImagePolicy, FeatureGate, MachineConfigPool and ClusterVersion objects, and writes one MachineConfig per built-in pool into --output
-as 99-<pool>-generated-registries.yaml: byte for byte what the controller writes in a cluster.
+ClusterImagePolicy, ImagePolicy, CRIOCredentialProviderConfig, FeatureGate, Infrastructure, MachineConfigPool
+and ClusterVersion objects, and writes into --output the MachineConfigs of every built-in pool, byte for byte
+what the controller writes in a cluster: 99-<pool>-generated-registries.yaml, and, for a
+CRIOCredentialProviderConfig named "cluster", 97-<pool>-generated-credentialproviderconfig.yaml (the
+Infrastructure's status.platformStatus.type picks the provider file; without one, the generic file, as on
+platform None).
 
 With --node-root, it also writes the files as they land on a node:
 <root>/<pool>/etc/containers/registries.conf, <root>/<pool>/etc/containers/policy.json,
-<root>/<pool>/etc/containers/registries.d/sigstore-registries.yaml, <root>/<pool>/etc/crio/policies/<ns>.json
-and so on.
+<root>/<pool>/etc/containers/registries.d/sigstore-registries.yaml, <root>/<pool>/etc/crio/policies/<ns>.json,
+<root>/<pool>/etc/kubernetes/credential-providers/<ecr|gcr|acr|generic>-credential-provider.yaml,
+<root>/<pool>/etc/systemd/system/kubelet.service.d/40-kubelet-crio-image-credential-provider.conf and so on.
 
-Invalid input: every problem is printed, nothing is written, and the exit status is 1.`,
+Invalid input, including what the API server's validation would refuse (e.g. a CRIOCredentialProviderConfig
+with another name or a matchImages entry its rules reject): every problem is printed, nothing is written, and
+the exit status is 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return o.run(cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -72,8 +80,14 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	defer checker.Close()
 	out, err := render.Render(&objs.Inputs, render.Options{Version: version.Version, Checker: checker})
 	var invalid *inputs.InvalidError
-	if errors.As(err, &invalid) {
-		fmt.Fprintln(stderr, invalid.Error())
+	if errors.As(err, &invalid) || len(objs.Refused) > 0 {
+		// What the API server would refuse is reported with what the render refuses, every problem at once.
+		problems := slices.Clone(objs.Refused)
+		if invalid != nil {
+			problems = append(problems, invalid.Problems...)
+		}
+		inputs.SortProblems(problems)
+		fmt.Fprintln(stderr, (&inputs.InvalidError{Problems: problems}).Error())
 		fmt.Fprintln(stderr, "nothing written")
 		return &exitError{code: 1}
 	}

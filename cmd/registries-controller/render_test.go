@@ -42,7 +42,7 @@ func TestRenderWritesOneMachineConfigPerPoolAndTheNodeTree(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(stdout, "read 1 ClusterImagePolicy, 1 Image, 1 ImageContentSourcePolicy, 1 ImageDigestMirrorSet, 1 ImageTagMirrorSet") {
+	if !strings.Contains(stdout, "read 1 CRIOCredentialProviderConfig, 1 ClusterImagePolicy, 1 Image, 1 ImageContentSourcePolicy, 1 ImageDigestMirrorSet, 1 ImageTagMirrorSet") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }
@@ -112,5 +112,89 @@ spec:
 	_, stderr, code = runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", filepath.Join(dir, "out"), "--verbose")
 	if code != 0 || strings.Count(stderr, "\n") != 101 || !strings.Contains(stderr, `blockedRegistries[99]: "blocked-099.example.com"`) {
 		t.Errorf("--verbose: exit %d, %d lines:\n%s", code, strings.Count(stderr, "\n"), stderr)
+	}
+}
+
+// TestRenderWritesTheCredentialProvidersOfThePlatform is the offline contract of the CRIOCredentialProviderConfig
+// (docs/semantics.md §10): the Infrastructure's platform picks the provider file, without one the generic file and
+// the kubelet drop-in are written, and the 97 MachineConfigs beside the 99 ones.
+func TestRenderWritesTheCredentialProvidersOfThePlatform(t *testing.T) {
+	for _, tc := range []struct {
+		name, infrastructure string
+		files                []string
+	}{
+		{"without an Infrastructure, the generic file and the drop-in", "", []string{
+			"etc/kubernetes/credential-providers/generic-credential-provider.yaml",
+			"etc/systemd/system/kubelet.service.d/40-kubelet-crio-image-credential-provider.conf"}},
+		{"on AWS, the ECR provider's file", "apiVersion: config.openshift.io/v1\nkind: Infrastructure\nmetadata: {name: cluster}\nstatus: {platformStatus: {type: AWS}}\n",
+			[]string{"etc/kubernetes/credential-providers/ecr-credential-provider.yaml"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "in", "creds.yaml"), "apiVersion: config.openshift.io/v1\nkind: CRIOCredentialProviderConfig\nmetadata: {name: cluster}\nspec: {matchImages: [registry.example.com]}\n")
+			if tc.infrastructure != "" {
+				writeFile(t, filepath.Join(dir, "in", "infra.yaml"), tc.infrastructure)
+			}
+			out, root := filepath.Join(dir, "out"), filepath.Join(dir, "root")
+			stdout, stderr, code := runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", out, "--node-root", root)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, pool := range []string{"master", "worker"} {
+				for _, name := range []string{"97-" + pool + "-generated-credentialproviderconfig.yaml", "99-" + pool + "-generated-registries.yaml"} {
+					if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+						t.Error(err)
+					}
+				}
+				var got []string
+				if err := filepath.WalkDir(filepath.Join(root, pool), func(p string, d os.DirEntry, err error) error {
+					if err == nil && !d.IsDir() {
+						rel, _ := filepath.Rel(filepath.Join(root, pool), p)
+						got = append(got, filepath.ToSlash(rel))
+					}
+					return err
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if strings.Join(got, " ") != strings.Join(tc.files, " ") {
+					t.Errorf("%s: node files %q, want %q", pool, got, tc.files)
+				}
+			}
+			if !strings.Contains(stdout, "wrote "+filepath.Join(out, "97-worker-generated-credentialproviderconfig.yaml")+"\n  /etc/kubernetes/credential-providers/") {
+				t.Errorf("stdout:\n%s", stdout)
+			}
+		})
+	}
+}
+
+func TestRenderRefusesWhatTheAPIServerWouldRefuseAndWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "in", "creds.yaml"), `apiVersion: config.openshift.io/v1
+kind: CRIOCredentialProviderConfig
+metadata: {name: cluster}
+spec: {matchImages: [Registry.COM, "*", quay.io]}
+---
+apiVersion: config.openshift.io/v1
+kind: CRIOCredentialProviderConfig
+metadata: {name: default}
+spec: {matchImages: [quay.io]}
+`)
+	out := filepath.Join(dir, "out")
+	_, stderr, code := runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", out)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, stderr)
+	}
+	for _, want := range []string{
+		`CRIOCredentialProviderConfig "cluster": spec.matchImages[0]: "Registry.COM": invalid matchImages value, must be a valid fully qualified domain name in lowercase with optional wildcard, port, and path`,
+		`CRIOCredentialProviderConfig "cluster": spec.matchImages[1]: "*": global wildcard '*' is not allowed`,
+		`CRIOCredentialProviderConfig "default": metadata.name: "default": criocredentialproviderconfig is a singleton, .metadata.name must be 'cluster'`,
+		"nothing written",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the output directory exists: %v", err)
 	}
 }

@@ -27,6 +27,9 @@ type Manifests struct {
 	// Skipped has one line per document that is not a render input, e.g.
 	// `examples/ns.yaml (document 2): skipping v1 Namespace "demo": not an input of the render`.
 	Skipped []string
+	// Refused are the problems of objects the API server would refuse before any render sees them: an object of a
+	// singleton kind whose CRD allows no other name (inputs.Kind.SingletonRule).
+	Refused []inputs.Problem
 
 	seen map[inputs.ObjectRef]string // -> where
 }
@@ -164,6 +167,14 @@ func (o *Manifests) addObject(where string, raw json.RawMessage) error {
 	switch {
 	case kind == nil:
 		o.skip(where, tm, "not an input of the render")
+		return nil
+	case !kind.Counts(tm.Metadata.Name) && kind.SingletonRule != "":
+		o.Refused = append(o.Refused, inputs.Problem{
+			At:      inputs.FieldRef{Object: inputs.ObjectRef{Kind: kind.Name, Name: tm.Metadata.Name}, Field: "metadata.name"},
+			Value:   tm.Metadata.Name,
+			Message: kind.SingletonRule,
+			Fix:     fmt.Sprintf("name it %q (in %s): the API server accepts no other", kind.Singleton, where),
+		})
 		return nil
 	case !kind.Counts(tm.Metadata.Name):
 		o.skip(where, tm, fmt.Sprintf("only the %s named %q is read", kind.Name, kind.Singleton))

@@ -58,6 +58,9 @@ type Kind struct {
 	// Singleton is the one name that counts for kinds read as a single object (the Image "cluster"); "" when
 	// every object of the kind counts.
 	Singleton string
+	// SingletonRule is the API server's message when it refuses an object of a singleton kind with another name
+	// (a CEL rule of the CRD); "" when it accepts any name and only the singleton counts.
+	SingletonRule string
 	// Mirrors is true for the kinds that configure mirrors (ICSP, IDMS, ITMS): any of them means a rendered
 	// registries.conf, and `migrate-icsp` and `preview` treat them alike.
 	Mirrors bool
@@ -139,8 +142,9 @@ var Kinds = []*Kind{
 		store: singleton(func(in *Inputs) **configv1.Infrastructure { return &in.Infrastructure })},
 	{Name: KindCRIOCredentialProvider, Configures: generated.CredentialProviders, GroupVersion: configv1.GroupVersion,
 		Resource: "criocredentialproviderconfigs", Singleton: CRIOCredentialProviderConfigName, Gate: GateCRIOCredentialProviderConfig, Optional: true,
-		Status: conditionsAt(func(o *configv1.CRIOCredentialProviderConfig) *[]metav1.Condition { return &o.Status.Conditions }),
-		store:  singleton(func(in *Inputs) **configv1.CRIOCredentialProviderConfig { return &in.CRIOCredentialProviderConfig })},
+		SingletonRule: "criocredentialproviderconfig is a singleton, .metadata.name must be 'cluster'",
+		Status:        conditionsAt(func(o *configv1.CRIOCredentialProviderConfig) *[]metav1.Condition { return &o.Status.Conditions }),
+		store:         singleton(func(in *Inputs) **configv1.CRIOCredentialProviderConfig { return &in.CRIOCredentialProviderConfig })},
 }
 
 // KindNamed returns the kind with the given name ("ImageDigestMirrorSet"), or nil.
