@@ -44,10 +44,12 @@ type write struct {
 // whose meaning differs, and deletes the ones of pools that are gone and of outputs the render removes (outputs
 // it does not manage are left alone). It is the only place that writes. Writes that change nothing are never
 // sent. A revert of another writer's change that must wait (revertLimiter) is not sent either: deferred says when
-// to sync again, 0 when nothing waits.
+// to sync again, 0 when nothing waits. A failed write does not keep the others from being sent (MCO stops at the
+// first pool that fails): the errors are returned together, and the sync is retried.
 func (c *Controller) apply(ctx context.Context, out *render.Output, existing map[string]*mcfgv1.MachineConfig) (writes []write, deferred time.Duration, err error) {
 	logger := klog.FromContext(ctx)
 	wanted := map[string]bool{}
+	var errs []error
 	for _, want := range out.MachineConfigs {
 		name := want.Key.Name()
 		wanted[name] = true
@@ -55,7 +57,8 @@ func (c *Controller) apply(ctx context.Context, out *render.Output, existing map
 		if have == nil {
 			created, err := c.create(ctx, want.Object)
 			if err != nil {
-				return writes, deferred, err
+				errs = append(errs, err)
+				continue
 			}
 			if created != nil {
 				c.reverts.wrote(nil, created, want, false)
@@ -78,7 +81,8 @@ func (c *Controller) apply(ctx context.Context, out *render.Output, existing map
 		}
 		updated, diffs, err := c.update(ctx, have, want)
 		if err != nil {
-			return writes, deferred, err
+			errs = append(errs, err)
+			continue
 		}
 		if updated != nil {
 			logger.V(2).Info("Updated MachineConfig", "machineConfig", name, "differences", diffs)
@@ -105,13 +109,14 @@ func (c *Controller) apply(ctx context.Context, out *render.Output, existing map
 		}
 		err := c.client.MachineConfigs().Delete(ctx, name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &mc.UID}})
 		if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
-			return writes, deferred, fmt.Errorf("deleting MachineConfig %s (%s): %w", name, reason, err)
+			errs = append(errs, fmt.Errorf("deleting MachineConfig %s (%s): %w", name, reason, err))
+			continue
 		}
 		c.reverts.forget(name)
 		c.reader.Decoder().Forget(name)
 		writes = append(writes, write{key: key, op: opDelete, reason: reason})
 	}
-	return writes, deferred, nil
+	return writes, deferred, errors.Join(errs...)
 }
 
 // differences returns what differs in meaning between have, a generated MachineConfig as the cluster holds it,

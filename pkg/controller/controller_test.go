@@ -2,7 +2,9 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,8 @@ import (
 	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
 	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
 	"github.com/prometheus/client_golang/prometheus"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -207,5 +211,27 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("timed out")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestAFailedWriteDoesNotKeepTheOtherPoolsWaiting fixes MCO's behaviour of stopping at the first pool whose
+// MachineConfig cannot be written: the other pools' MachineConfigs are written, and the error is returned for a
+// retry.
+func TestAFailedWriteDoesNotKeepTheOtherPoolsWaiting(t *testing.T) {
+	s := newFakeShell(t, []runtime.Object{fixtures.IDMS("a", fixtures.Mirror("quay.io/a", "m.local/a"))},
+		[]runtime.Object{fixtures.Pool("master", true), fixtures.Pool("worker", true)}, Config{})
+	s.mc.PrependReactor("create", "machineconfigs", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		if a.(clienttesting.CreateAction).GetObject().(metav1.Object).GetName() == "99-master-generated-registries" {
+			return true, nil, apierrors.NewInternalError(errors.New("admission webhook refused it"))
+		}
+		return false, nil, nil
+	})
+	_, ctx := ktesting.NewTestContext(t)
+	res, err := s.ctrl.sync(ctx)
+	if err == nil || !strings.Contains(err.Error(), "99-master-generated-registries") || res.outcome != OutcomeError {
+		t.Fatalf("outcome %s, error %v; want the master write's error", res.outcome, err)
+	}
+	if got := s.writes(); !slices.Contains(got, "create 99-worker-generated-registries") {
+		t.Errorf("writes %v: the worker pool waited for the master", got)
 	}
 }
