@@ -349,6 +349,29 @@ spec:
 		}
 	})
 
+	t.Run("a CRIOCredentialProviderConfig: the pool's files and the kubelet's restart", func(t *testing.T) {
+		creds := writeTemp(t, "creds.yaml", "apiVersion: config.openshift.io/v1\nkind: CRIOCredentialProviderConfig\nmetadata:\n  name: cluster\nspec:\n  matchImages: [registry.example.com]\n")
+		stdout, _, code := runBinary(t, "preview", "--kubeconfig", cp.KubeconfigPath, "-f", creds)
+		for _, want := range []string{
+			"== pool worker: 99-worker-generated-registries would stay as it is; 97-worker-generated-credentialproviderconfig would be created\n",
+			"/etc/kubernetes/credential-providers/generic-credential-provider.yaml: added",
+			"/etc/systemd/system/kubelet.service.d/40-kubelet-crio-image-credential-provider.conf: added",
+			"action: restart-kubelet-and-daemon-reload-and-restart-kubelet",
+			"the controller would write 97-master-generated-credentialproviderconfig (created), 97-worker-generated-credentialproviderconfig (created)",
+		} {
+			if code != 1 || !strings.Contains(stdout, want) {
+				t.Errorf("exit %d, want 1 and %q:\n%s", code, want, stdout)
+			}
+		}
+		kubectl(t, "apply", "-f", creds)
+		defer kubectl(t, "delete", "criocredentialproviderconfig", "cluster")
+		waitForCredentialFiles(t, "the MachineConfigs preview announced", func(f map[string]string) bool { return len(f) == 2 })
+		stdout, _, code = runBinary(t, "preview", "--kubeconfig", cp.KubeconfigPath, "-f", creds)
+		if code != 0 || !strings.Contains(stdout, "97-worker-generated-credentialproviderconfig would stay as it is") {
+			t.Errorf("once applied: exit %d, want 0:\n%s", code, stdout)
+		}
+	})
+
 	t.Run("the problems are what the controller's events say once applied", func(t *testing.T) {
 		bad := writeTemp(t, "bad.yaml", invalidICSP)
 		stdout, _, code := runBinary(t, "preview", "--kubeconfig", cp.KubeconfigPath, "-f", bad)
