@@ -23,7 +23,8 @@ type Informers struct {
 	MachineConfig mcfginformers.SharedInformerFactory
 }
 
-// NewInformers returns informer factories on clients for cfg, with the given resync period (0: none).
+// NewInformers returns informer factories on clients for cfg, with the given resync period (0: none). The caches
+// hold the objects without what nothing here reads (dropUnread).
 func NewInformers(cfg *rest.Config, resync time.Duration) (Informers, error) {
 	configClient, err := configclient.NewForConfig(cfg)
 	if err != nil {
@@ -38,9 +39,9 @@ func NewInformers(cfg *rest.Config, resync time.Duration) (Informers, error) {
 		return Informers{}, fmt.Errorf("machineconfiguration client: %w", err)
 	}
 	return Informers{
-		Config:        configinformers.NewSharedInformerFactory(configClient, resync),
-		Operator:      operatorinformers.NewSharedInformerFactory(operatorClient, resync),
-		MachineConfig: mcfginformers.NewSharedInformerFactory(mcClient, resync),
+		Config:        configinformers.NewSharedInformerFactoryWithOptions(configClient, resync, configinformers.WithTransform(dropUnread)),
+		Operator:      operatorinformers.NewSharedInformerFactoryWithOptions(operatorClient, resync, operatorinformers.WithTransform(dropUnread)),
+		MachineConfig: mcfginformers.NewSharedInformerFactoryWithOptions(mcClient, resync, mcfginformers.WithTransform(dropLastAppliedMachineConfigs)),
 	}, nil
 }
 
