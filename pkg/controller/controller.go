@@ -101,6 +101,8 @@ type Controller struct {
 
 	queue   workqueue.TypedRateLimitingInterface[string]
 	reverts *revertLimiter
+	// last is the last render, reused while the inputs do not change; only the worker touches it.
+	last lastRender
 
 	// settle tracks the burst being absorbed: the last event, and the first one since the last sync.
 	settleMu   sync.Mutex

@@ -28,6 +28,9 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/pkg/registriesconf"
+	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
@@ -233,5 +236,50 @@ func TestAFailedWriteDoesNotKeepTheOtherPoolsWaiting(t *testing.T) {
 	}
 	if got := s.writes(); !slices.Contains(got, "create 99-worker-generated-registries") {
 		t.Errorf("writes %v: the worker pool waited for the master", got)
+	}
+}
+
+// countingChecker counts the renders that reach the load-back.
+type countingChecker struct {
+	render.Checker
+	calls int
+}
+
+func (c *countingChecker) Check(files nodefiles.Files) (int, error) {
+	c.calls++
+	return c.Checker.Check(files)
+}
+
+// TestASyncOfUnchangedInputsRendersNothing: a resync, or an event of a pool's status, finds the same versions of
+// the same objects and reuses the last render: no merge, no load-back, no encode, no decode.
+func TestASyncOfUnchangedInputsRendersNothing(t *testing.T) {
+	checker := &countingChecker{Checker: registriesconf.NewChecker()}
+	idms := fixtures.IDMS("a", fixtures.Mirror("quay.io/a", "m.local/a"))
+	pool := fixtures.Pool("worker", true)
+	idms.ResourceVersion, pool.ResourceVersion = "1", "1" // the fake clientset sets none; an API server always does
+	s := newFakeShell(t, []runtime.Object{idms}, []runtime.Object{pool}, Config{Checker: checker})
+	_, ctx := ktesting.NewTestContext(t)
+	for range 3 {
+		if err := s.syncAndReport(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checker.calls != 1 {
+		t.Errorf("%d renders for three syncs of the same inputs, want 1", checker.calls)
+	}
+	changed := idms.DeepCopy()
+	changed.ResourceVersion = "2"
+	changed.Spec.ImageDigestMirrors[0].Mirrors = append(changed.Spec.ImageDigestMirrors[0].Mirrors, "m2.local/a")
+	if _, err := s.config.ConfigV1().ImageDigestMirrorSets().Update(ctx, changed, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool {
+		return len(s.ctrl.reader.Inputs().ImageDigestMirrorSets[0].Spec.ImageDigestMirrors[0].Mirrors) == 2
+	})
+	if err := s.syncAndReport(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if checker.calls != 2 {
+		t.Errorf("a changed object rendered %d times in all, want 2", checker.calls)
 	}
 }

@@ -82,10 +82,7 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 		return &syncResult{deferred: cacheFillingRetry}, nil
 	}
 	res := &syncResult{inputs: c.reader.Inputs()}
-	start := c.cfg.Clock.Now()
-	out, err := render.Render(res.inputs, render.Options{Version: c.cfg.Version, Checker: c.cfg.Checker})
-	res.duration = c.cfg.Clock.Since(start)
-	c.metrics.renderDuration.Observe(res.duration.Seconds())
+	out, err := c.render(res)
 	if errors.As(err, &res.invalid) {
 		res.statusWrites, err = c.updateStatus(ctx, res)
 		return res, err
@@ -120,4 +117,31 @@ func (c *Controller) generatedConfigs() (map[string]*mcfgv1.MachineConfig, error
 		}
 	}
 	return out, nil
+}
+
+// lastRender is the render of the last sync, kept to be reused while the inputs stay the same.
+type lastRender struct {
+	// fingerprint is the inputs' (inputs.Inputs.Fingerprint), "" when nothing is kept.
+	fingerprint string
+	out         *render.Output
+	err         error
+}
+
+// render renders res.inputs, or reuses the last render when the inputs hold the same versions of the same objects
+// (a resync, a pool's status, an unrelated MachineConfig): a sync that changes nothing neither merges nor loads nor
+// encodes again. Only results that depend on the inputs alone are kept: an output, or invalid input.
+func (c *Controller) render(res *syncResult) (*render.Output, error) {
+	fingerprint := res.inputs.Fingerprint()
+	if fingerprint != "" && fingerprint == c.last.fingerprint {
+		return c.last.out, c.last.err
+	}
+	start := c.cfg.Clock.Now()
+	out, err := render.Render(res.inputs, render.Options{Version: c.cfg.Version, Checker: c.cfg.Checker})
+	res.duration = c.cfg.Clock.Since(start)
+	c.metrics.renderDuration.Observe(res.duration.Seconds())
+	var invalid *inputs.InvalidError
+	if err == nil || errors.As(err, &invalid) {
+		c.last = lastRender{fingerprint: fingerprint, out: out, err: err}
+	}
+	return out, err
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	configv1 "github.com/openshift/api/config/v1"
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/openshift/registries-controller/pkg/inputs"
@@ -164,5 +165,35 @@ func TestACloneChangesWithoutChangingTheOriginal(t *testing.T) {
 	}
 	if first.Get(inputs.ObjectRef{Kind: idms.Name, Name: "b"}) == nil || second.Get(inputs.ObjectRef{Kind: idms.Name, Name: "c"}) == nil {
 		t.Errorf("one clone's Add overwrote the other's")
+	}
+}
+
+func TestTheFingerprintChangesWithAnyVersionAndOnlyThen(t *testing.T) {
+	idms := fixtures.IDMS("a")
+	idms.ResourceVersion = "1"
+	pool := fixtures.Pool("worker", true)
+	pool.ResourceVersion = "2"
+	in := &inputs.Inputs{ImageDigestMirrorSets: []*configv1.ImageDigestMirrorSet{idms}, Pools: []*mcfgv1.MachineConfigPool{pool}}
+	base := in.Fingerprint()
+	if base == "" || (&inputs.Inputs{ImageDigestMirrorSets: in.ImageDigestMirrorSets, Pools: in.Pools}).Fingerprint() != base {
+		t.Fatalf("the same versions give another fingerprint")
+	}
+	changed := idms.DeepCopy()
+	changed.ResourceVersion = "3"
+	recreated := idms.DeepCopy()
+	recreated.UID = "other"
+	for name, other := range map[string]*inputs.Inputs{
+		"a new resourceVersion": {ImageDigestMirrorSets: []*configv1.ImageDigestMirrorSet{changed}, Pools: in.Pools},
+		"a recreated object":    {ImageDigestMirrorSets: []*configv1.ImageDigestMirrorSet{recreated}, Pools: in.Pools},
+		"an object less":        {Pools: in.Pools},
+		"a kind not watched":    {ImageDigestMirrorSets: in.ImageDigestMirrorSets, Pools: in.Pools, Unwatched: map[string]string{"ImagePolicy": "gate off"}},
+		"a release image flag":  {ImageDigestMirrorSets: in.ImageDigestMirrorSets, Pools: in.Pools, ReleaseImageFlag: "quay.io/x@sha256:1"},
+	} {
+		if other.Fingerprint() == base {
+			t.Errorf("%s: the same fingerprint", name)
+		}
+	}
+	if (&inputs.Inputs{ImageDigestMirrorSets: []*configv1.ImageDigestMirrorSet{fixtures.IDMS("from-a-file")}}).Fingerprint() != "" {
+		t.Errorf("an object without resourceVersion has a fingerprint")
 	}
 }
