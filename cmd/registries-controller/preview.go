@@ -143,6 +143,7 @@ func (o *previewOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 		return err
 	}
 	printReport(&buf, out.Report, o.verbose)
+	printSizeWarnings(&buf, out)
 	if _, err := buf.WriteTo(stdout); err != nil {
 		return err
 	}

@@ -128,7 +128,15 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "node files under %s/<pool>/\n", o.nodeRoot)
 	}
 	printReport(stderr, out.Report, o.verbose)
+	printSizeWarnings(stderr, out)
 	return nil
+}
+
+// printSizeWarnings prints a warning for every MachineConfig at 80% of the size etcd accepts or more.
+func printSizeWarnings(w io.Writer, out *render.Output) {
+	for _, s := range out.SizeWarnings() {
+		fmt.Fprintf(w, "warning: %s\n", s)
+	}
 }
 
 // printReport prints the warnings and notes of a render. Warnings with the same reason are grouped, five values

@@ -13,6 +13,7 @@ const metricsNamespace = "registries_controller"
 //	registries_controller_machineconfig_writes_total{pool, output, operation="create|update|delete"}
 //	registries_controller_machineconfig_reverts_total{pool, output}
 //	registries_controller_render_duration_seconds (histogram)
+//	registries_controller_machineconfig_bytes{pool, output}
 //	registries_controller_invalid_objects
 //	registries_controller_last_successful_sync_timestamp_seconds
 //	registries_controller_rollout_pending{pool, output}, registries_controller_rollout_duration_seconds{pool, output} (rollout.go)
@@ -23,6 +24,7 @@ type Metrics struct {
 	reverts        *prometheus.CounterVec
 	renderDuration prometheus.Histogram
 	invalidObjects prometheus.Gauge
+	bytes          *prometheus.GaugeVec
 	lastSuccess    prometheus.Gauge
 	workqueue      *workqueueMetrics
 	rollout        *rolloutMetrics
@@ -48,6 +50,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help:    "Time to merge the mirror configuration and render every pool's MachineConfig.",
 			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
 		}),
+		bytes: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: metricsNamespace, Name: "machineconfig_bytes",
+			Help: "Size of the last rendered generated MachineConfig, by pool and output; etcd refuses a request over 1572864 bytes (1.5 MiB).",
+		}, []string{"pool", "output"}),
 		invalidObjects: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: metricsNamespace, Name: "invalid_objects",
 			Help: "Objects with problems that block rendering, as of the last sync.",
@@ -61,7 +67,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, s := range []string{string(OutcomeApplied), string(OutcomeUnchanged), string(OutcomeInvalid), string(OutcomeError), string(OutcomeDeferred)} {
 		m.syncs.WithLabelValues(s) // export zeros, so rates work from the start
 	}
-	reg.MustRegister(m.syncs, m.writes, m.reverts, m.renderDuration, m.invalidObjects, m.lastSuccess)
+	reg.MustRegister(m.syncs, m.writes, m.reverts, m.renderDuration, m.bytes, m.invalidObjects, m.lastSuccess)
 	m.workqueue.register(reg)
 	m.rollout = newRolloutMetrics(reg)
 	return m

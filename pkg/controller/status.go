@@ -31,6 +31,9 @@ const (
 	// ReasonTooLarge (Warning) is recorded on the Image "cluster" when a MachineConfig cannot be written
 	// because of its size.
 	ReasonTooLarge = "MachineConfigTooLarge"
+	// ReasonNearSizeLimit (Warning) is recorded on the Image "cluster" when a MachineConfig is 80% of the size
+	// etcd accepts or more: admins see it coming.
+	ReasonNearSizeLimit = "MachineConfigNearSizeLimit"
 )
 
 // maxEventMessage keeps event messages readable in `kubectl describe`.
@@ -49,6 +52,8 @@ type statusReporter struct {
 	warned map[string]bool
 	// tooLarge is the size problem last reported, "" when none.
 	tooLarge string
+	// near holds the near-limit warnings last reported.
+	near map[string]bool
 }
 
 func newStatusReporter(recorder record.EventRecorder, metrics *Metrics) *statusReporter {
@@ -73,6 +78,7 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 	defer s.mu.Unlock()
 	logger := klog.FromContext(ctx)
 	s.metrics.syncs.WithLabelValues(string(res.outcome)).Inc()
+	s.reportSizes(res)
 	for _, w := range res.statusWrites {
 		logger.Info("Updated status", "object", w.ref.String(), "conditions", w.conditions)
 	}
@@ -122,6 +128,31 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 			}
 		}
 	}
+}
+
+// reportSizes sets the size gauge of every rendered MachineConfig, and records a Warning on the Image "cluster" for
+// each one at 80% of the limit or more, once per distinct figure.
+func (s *statusReporter) reportSizes(res *syncResult) {
+	if res.sizes == nil {
+		return
+	}
+	s.metrics.bytes.Reset()
+	near := map[string]bool{}
+	for _, size := range res.sizes {
+		s.metrics.bytes.WithLabelValues(size.Key.Pool, size.Key.Output.ID).Set(float64(size.Bytes))
+	}
+	if res.output != nil {
+		for _, w := range res.output.SizeWarnings() {
+			near[w] = true
+			if s.near[w] {
+				continue
+			}
+			if o := lookup(res, inputs.ImageRef); o != nil {
+				s.recorder.Event(o, corev1.EventTypeWarning, ReasonNearSizeLimit, truncate(w))
+			}
+		}
+	}
+	s.near = near
 }
 
 // reportInvalid records a Warning on each offending object whose problems changed since last time.

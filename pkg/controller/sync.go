@@ -46,6 +46,8 @@ type syncResult struct {
 	statusWrites []statusWrite
 	// applyErr is why the MachineConfigs could not be written, nil when they were.
 	applyErr error
+	// sizes are how large the rendered MachineConfigs are (render.Size), also when one is too large to write.
+	sizes []render.Size
 	duration time.Duration
 	// deferred is how long a held-back revert waits; 0 when none does.
 	deferred time.Duration
@@ -83,6 +85,9 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	}
 	res := &syncResult{inputs: c.reader.Inputs()}
 	out, err := c.render(res)
+	if out != nil {
+		res.sizes = out.Sizes
+	}
 	if errors.As(err, &res.invalid) {
 		res.statusWrites, err = c.updateStatus(ctx, res)
 		return res, err

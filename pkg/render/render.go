@@ -52,6 +52,8 @@ type Output struct {
 	Outputs []Rendered
 	// MachineConfigs holds one MachineConfig per pool and written output, in generated.Key order.
 	MachineConfigs []*generated.Desired
+	// Sizes are how large each MachineConfig is, in the same order (the size budget, MaxMachineConfigBytes).
+	Sizes []Size
 }
 
 // errCheck marks rendered files that containers/image rejects: always a bug here, never the user's input,
@@ -59,9 +61,11 @@ type Output struct {
 var errCheck = errors.New("internal error: a rendered file does not load with containers/image")
 
 // Render computes the node files and the MachineConfig of every built-in pool: the mirror merge, then the
-// signature policies on top of it (pkg/imagepolicy), then one load of every file with containers/image.
-// Invalid input gives an *inputs.InvalidError listing every problem, of the mirror objects and of the
-// signature policies alike.
+// signature policies on top of it (pkg/imagepolicy), the credential providers (pkg/credentialprovider), then one
+// load of every file with containers/image. Invalid input gives an *inputs.InvalidError listing every problem, of
+// the mirror objects, the signature policies and the CRIOCredentialProviderConfig alike. A MachineConfig larger
+// than etcd accepts (MaxMachineConfigBytes) is invalid input too, named on the Image "cluster" and on the ten
+// objects contributing most; the Output is then returned with the error, for its Sizes.
 func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 	if opts.Checker == nil {
 		return nil, errors.New("render: no Checker given")
@@ -106,6 +110,14 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if out.Sizes, err = sizes(out); err != nil {
+		return nil, err
+	}
+	if ps := sizeProblems(out); len(ps) > 0 {
+		// Too large to write: invalid input, reported as such (nothing is written), with the output for its sizes.
+		inputs.SortProblems(ps)
+		return out, &inputs.InvalidError{Problems: ps}
 	}
 	return out, nil
 }
