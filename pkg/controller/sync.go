@@ -47,7 +47,7 @@ type syncResult struct {
 	// applyErr is why the MachineConfigs could not be written, nil when they were.
 	applyErr error
 	// sizes are how large the rendered MachineConfigs are (render.Size), also when one is too large to write.
-	sizes []render.Size
+	sizes    []render.Size
 	duration time.Duration
 	// deferred is how long a held-back revert waits; 0 when none does.
 	deferred time.Duration
