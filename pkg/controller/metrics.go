@@ -16,6 +16,7 @@ const metricsNamespace = "registries_controller"
 //	registries_controller_invalid_objects
 //	registries_controller_last_successful_sync_timestamp_seconds
 //	registries_controller_rollout_pending{pool}, registries_controller_rollout_duration_seconds{pool} (rollout.go)
+//	registries_controller_rollout_degraded{pool} (clusteroperator.go)
 //	workqueue_* {name="registries-controller"} (depth, adds, latency, work duration, retries, ...)
 type Metrics struct {
 	syncs          *prometheus.CounterVec
@@ -26,6 +27,7 @@ type Metrics struct {
 	lastSuccess    prometheus.Gauge
 	workqueue      *workqueueMetrics
 	rollout        *rolloutMetrics
+	operator       *operatorMetrics
 }
 
 // NewMetrics creates the metrics and registers them with reg.
@@ -64,6 +66,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	reg.MustRegister(m.syncs, m.writes, m.reverts, m.renderDuration, m.invalidObjects, m.lastSuccess)
 	m.workqueue.register(reg)
 	m.rollout = newRolloutMetrics(reg)
+	m.operator = newOperatorMetrics(reg)
 	return m
 }
 

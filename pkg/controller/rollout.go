@@ -54,6 +54,8 @@ type rolloutTracker struct {
 	metrics  *rolloutMetrics
 	clock    clock.PassiveClock
 	queue    workqueue.TypedRateLimitingInterface[string]
+	// operator is told where each pool stands, for the ClusterOperator (clusteroperator.go); nil: nobody.
+	operator *operatorStatus
 
 	mu sync.Mutex
 	// files are the node files of the last successful render (rendered tells whether there was one): what must
@@ -201,6 +203,7 @@ func (t *rolloutTracker) setPools(in *inputs.Inputs) {
 		if !current[name] {
 			delete(t.pools, name)
 			t.metrics.pending.DeleteLabelValues(name)
+			t.operator.poolGone(name)
 		}
 	}
 }
@@ -325,6 +328,7 @@ func (t *rolloutTracker) check(ctx context.Context, name string) error {
 		return err
 	}
 	logger := klog.FromContext(ctx).WithValues("pool", name)
+	defer func() { t.operator.rolloutState(name, st, p.change != nil) }()
 	if st.Phase == rollout.Live {
 		t.metrics.pending.WithLabelValues(name).Set(0)
 	} else {

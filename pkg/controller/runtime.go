@@ -70,13 +70,14 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 		broadcaster: record.NewBroadcaster(record.WithContext(ctx), record.WithCorrelatorOptions(eventCorrelation)),
 	}
 	recorder := r.broadcaster.NewRecorder(Scheme(), corev1.EventSource{Component: FieldManager})
-	clients := Clients{MachineConfigs: mcClient.MachineconfigurationV1(), Policies: configClient.ConfigV1()}
+	clients := Clients{MachineConfigs: mcClient.MachineconfigurationV1(), Policies: configClient.ConfigV1(), ClusterOperators: configClient.ConfigV1()}
 	r.Controller, err = newController(clients, r.informers, recorder, NewMetrics(reg), conf)
 	if err != nil {
 		return nil, err
 	}
 	health.synced = r.Controller.HasSynced
 	health.onRecovered = r.Controller.retryNow
+	r.Controller.operator.notReady = health.NotReadyReason
 	if err := watchHealth(health, r.Controller); err != nil {
 		return nil, err
 	}

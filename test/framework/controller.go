@@ -70,7 +70,7 @@ type Controller struct {
 }
 
 // StartController starts `registries-controller start --kubeconfig KUBECONFIG --listen-address 127.0.0.1:PORT
-// ARGS...`. It is killed when the test ends, and its log is printed when the test failed.
+// --insecure-loopback-metrics ARGS...` (/metrics in plain HTTP beside /healthz, as `make run` serves it). It is killed when the test ends, and its log is printed when the test failed.
 func StartController(t testing.TB, name, kubeconfig string, args ...string) *Controller {
 	t.Helper()
 	bin, err := ControllerBinary()
@@ -83,7 +83,8 @@ func StartController(t testing.TB, name, kubeconfig string, args ...string) *Con
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := append([]string{"start", "--kubeconfig", kubeconfig, "--listen-address", "127.0.0.1:" + strconv.Itoa(port)}, args...)
+	all := append([]string{"start", "--kubeconfig", kubeconfig, "--listen-address", "127.0.0.1:" + strconv.Itoa(port),
+		"--insecure-loopback-metrics"}, args...)
 	cmd := exec.Command(bin, all...)
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = sysProcAttr() // dies with the test binary on Linux

@@ -206,7 +206,7 @@ func startProcess(t testing.TB, name string) *process {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(controllerBinary(t), "start", "--kubeconfig", cp.KubeconfigPath,
-		"--listen-address", "127.0.0.1:"+strconv.Itoa(port), "--settle-delay", "100ms",
+		"--listen-address", "127.0.0.1:"+strconv.Itoa(port), "--insecure-loopback-metrics", "--settle-delay", "100ms",
 		"--leader-elect-namespace", "default", "--leader-elect-name", "registries-controller-test",
 		"--leader-elect-lease-duration", "4s", "--leader-elect-renew-deadline", "3s", "--leader-elect-retry-period", "500ms")
 	cmd.Stdout, cmd.Stderr = log, log
