@@ -24,7 +24,6 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/certwatcher"
-	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 )
 
 // Paths served.
@@ -100,9 +99,8 @@ func Start(ctx context.Context, opts Options, ready func() (bool, string), gathe
 	return s, nil
 }
 
-// secureMetrics returns the metrics handler behind the API server's authentication and authorization
-// (controller-runtime's filter, k8s.io/apiserver's delegating authenticator and authorizer), and the TLS
-// configuration serving the certificate files, watched for rotation.
+// secureMetrics returns the metrics handler behind the API server's authentication and authorization (delegated),
+// and the TLS configuration serving the certificate files, watched for rotation.
 func secureMetrics(ctx context.Context, opts Options, metrics http.Handler, cfg *rest.Config) (http.Handler, *tls.Config, error) {
 	if opts.CertFile == "" || opts.KeyFile == "" {
 		return nil, nil, errors.New("serving /metrics over HTTPS needs a certificate and key file (or plain HTTP on loopback, for development)")
@@ -116,15 +114,7 @@ func secureMetrics(ctx context.Context, opts Options, metrics http.Handler, cfg 
 			klog.FromContext(ctx).Error(err, "Watching the metrics serving certificate failed; the one read last is served")
 		}
 	}()
-	httpClient, err := rest.HTTPClientFor(cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	filter, err := filters.WithAuthenticationAndAuthorization(cfg, httpClient)
-	if err != nil {
-		return nil, nil, fmt.Errorf("metrics authentication and authorization: %w", err)
-	}
-	secured, err := filter(klog.FromContext(ctx).WithName("metrics"), metrics)
+	secured, err := delegated(metrics, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
