@@ -49,7 +49,6 @@ The controller runs below, against the local control plane. In another terminal:
   $bin explain quay.io/openshift-release-dev/ocp-release@sha256:<digest> --manifests examples
   $bin explain --kubeconfig \$KUBECONFIG registry.example.com/tools/kubectl:v1   # against the files the workers run now
   $bin migrate-icsp --kubeconfig $KUBECONFIG -o /tmp/idms   # ImageContentSourcePolicy -> ImageDigestMirrorSet, proven neutral
-
   kubectl get clusteroperator registries-controller     # Available, Progressing, Degraded, and why (-o yaml)
 
 Metrics: http://127.0.0.1:8080/metrics (plain HTTP on loopback here; HTTPS with a token in a cluster)
