@@ -62,11 +62,11 @@ type Servers struct {
 }
 
 // Start starts serving until Shutdown. ready says whether the controller can work and why not (/readyz);
-// metrics are gathered from gatherer; cfg is how the controller reaches the API server, which authenticates and
+// metrics are gathered from reg, which also counts the handler's own errors; cfg is how the controller reaches the API server, which authenticates and
 // authorizes each /metrics request. The certificate watcher stops with ctx.
-func Start(ctx context.Context, opts Options, ready func() (bool, string), gatherer prometheus.Gatherer, cfg *rest.Config) (*Servers, error) {
+func Start(ctx context.Context, opts Options, ready func() (bool, string), reg *prometheus.Registry, cfg *rest.Config) (*Servers, error) {
 	logger := klog.FromContext(ctx)
-	metrics := promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{ErrorLog: promLogger{logger}})
+	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg, ErrorLog: promLogger{logger}})
 	health := http.NewServeMux()
 	health.HandleFunc(PathHealthz, func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	health.HandleFunc(PathReadyz, func(w http.ResponseWriter, _ *http.Request) {
