@@ -290,9 +290,9 @@ func TestTheClusterOperatorIsNotWrittenOverAQuietMinute(t *testing.T) {
 	startSim(t)
 	// A resync every 2 s: the controller syncs and judges the rollouts all the time, and must still write nothing.
 	ctrl := startControllerWith(t, cp.RESTConfig, operatorConfig(2*time.Second), 2*time.Second)
-	co := waitOperator(t, settled, func(co *configv1.ClusterOperator) bool { return len(co.Status.Versions) == 1 })
+	waitOperator(t, settled, func(co *configv1.ClusterOperator) bool { return len(co.Status.Versions) == 1 })
 	time.Sleep(3 * time.Second) // the last write of the settling, if any, is over
-	co = clusterOperator(t)
+	co := clusterOperator(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
