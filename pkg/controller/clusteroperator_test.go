@@ -1,7 +1,10 @@
 package controller
 
 import (
+	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -198,5 +201,42 @@ func TestARolloutDegradedIsCountedPerPool(t *testing.T) {
 	o.poolGone("worker")
 	if s := o.snapshot(); len(s.Rollouts) != 0 {
 		t.Errorf("a pool gone is still followed: %+v", s.Rollouts)
+	}
+}
+
+func TestAMachineConfigTooLargeDegradesAtOnceAndAnotherErrorOnlyAfterTheGracePeriod(t *testing.T) {
+	o, client, clk := newFakeOperatorStatus(t)
+	logger, ctx := ktesting.NewTestContext(t)
+	o.syncDone(unchanged(), nil)
+	tooLarge := &TooLargeError{Name: "99-worker-generated-registries", Bytes: 2_700_000, Err: apierrors.NewRequestEntityTooLargeError("limit is 3145728")}
+	o.syncDone(&syncResult{outcome: OutcomeError}, fmt.Errorf("applying: %w", tooLarge))
+	if _, err := o.update(ctx, logger); err != nil {
+		t.Fatal(err)
+	}
+	co, _ := client.ConfigV1().ClusterOperators().Get(ctx, operatorstatus.Name, metav1.GetOptions{})
+	if got := summary(co.Status.Conditions); got != "Available=True Progressing=False Degraded=True(MachineConfigTooLarge) Upgradeable=False(MachineConfigTooLarge)" {
+		t.Errorf("a MachineConfig too large: %s", got)
+	}
+	if msg := co.Status.Conditions[2].Message; !strings.HasPrefix(msg, `Cannot write MachineConfig "99-worker-generated-registries": MachineConfig 99-worker-generated-registries is 2700000 bytes`) {
+		t.Errorf("Degraded message: %s", msg)
+	}
+
+	// Another failure replaces it, and waits out the grace period.
+	o.syncDone(&syncResult{outcome: OutcomeError}, errors.New("update MachineConfig 99-worker-generated-registries: connection refused"))
+	clk.Step(time.Second)
+	if _, err := o.update(ctx, logger); err != nil {
+		t.Fatal(err)
+	}
+	co, _ = client.ConfigV1().ClusterOperators().Get(ctx, operatorstatus.Name, metav1.GetOptions{})
+	if got := summary(co.Status.Conditions); got != "Available=True Progressing=False Degraded=False Upgradeable=True" {
+		t.Errorf("a failure within the grace period: %s", got)
+	}
+	clk.Step(time.Minute)
+	if _, err := o.update(ctx, logger); err != nil {
+		t.Fatal(err)
+	}
+	co, _ = client.ConfigV1().ClusterOperators().Get(ctx, operatorstatus.Name, metav1.GetOptions{})
+	if got := summary(co.Status.Conditions); got != "Available=True Progressing=False Degraded=True(SyncFailing) Upgradeable=False(SyncFailing)" {
+		t.Errorf("failing past the grace period: %s", got)
 	}
 }
