@@ -17,9 +17,10 @@ build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/registries-controller
 
 # test runs every test, against a real kube-apiserver and etcd built from the pinned modules in
-# hack/tools (built once, then cached: see hack/test-assets.sh).
+# hack/tools (built once, then cached: see hack/test-assets.sh), and the alerts' rule tests with promtool, built
+# from the pinned Prometheus module the same way (hack/promtool.sh).
 test: build
-	KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
+	KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" PROMTOOL="$$(hack/promtool.sh)" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
 		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
 
 # unit runs the tests that need no control plane.

@@ -49,8 +49,12 @@ The controller runs below, against the local control plane. In another terminal:
   $bin explain quay.io/openshift-release-dev/ocp-release@sha256:<digest> --manifests examples
   $bin explain --kubeconfig \$KUBECONFIG registry.example.com/tools/kubectl:v1   # against the files the workers run now
   $bin migrate-icsp --kubeconfig $KUBECONFIG -o /tmp/idms   # ImageContentSourcePolicy -> ImageDigestMirrorSet, proven neutral
+  kubectl get clusteroperator registries-controller     # Available, Progressing, Degraded, and why (-o yaml)
 
-Metrics: http://127.0.0.1:8080/metrics   Ctrl-C stops the controller and the control plane.
+Metrics: http://127.0.0.1:8080/metrics (plain HTTP on loopback here; HTTPS with a token in a cluster)
+Ctrl-C stops the controller and the control plane.
 
 MSG
-"$bin" start --kubeconfig "$KUBECONFIG" --leader-elect=false --listen-address 127.0.0.1:8080
+# The version the ClusterOperator reports: the cluster-version operator sets RELEASE_VERSION to the release's.
+RELEASE_VERSION=$("$KUBECTL" get clusterversion version -o jsonpath='{.status.desired.version}') \
+	"$bin" start --kubeconfig "$KUBECONFIG" --leader-elect=false --listen-address 127.0.0.1:8080 --insecure-loopback-metrics

@@ -17,6 +17,7 @@ module=github.com/openshift/api
 
 # Paths inside the module, relative to its root.
 crds=(
+	config/v1/zz_generated.crd-manifests/0000_00_cluster-version-operator_01_clusteroperators.crd.yaml
 	config/v1/zz_generated.crd-manifests/0000_00_cluster-version-operator_01_clusterversions-Default.crd.yaml
 	config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_clusterimagepolicies.crd.yaml
 	config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_criocredentialproviderconfigs-SelfManagedHA.crd.yaml
@@ -33,8 +34,10 @@ crds=(
 	machineconfiguration/v1/zz_generated.crd-manifests/0000_80_machine-config_01_machineconfigs.crd.yaml
 	operator/v1/zz_generated.crd-manifests/0000_80_machine-config_01_machineconfigurations.crd.yaml
 )
-# Files in test/crds/ that do not come from the module.
-local_files=(README.md)
+# Files in test/crds/ that do not come from the module: the README, and stand-ins for prometheus-operator's
+# ServiceMonitor and PrometheusRule CRDs (that module's CRD manifests are not served by the module proxy), so that
+# `kubectl apply -f manifests/` works on the test control plane; see test/crds/README.md.
+local_files=(README.md monitoring.coreos.com_servicemonitors.crd.yaml monitoring.coreos.com_prometheusrules.crd.yaml)
 
 verify=false
 case "${1:-}" in

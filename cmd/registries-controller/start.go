@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -14,7 +12,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/uuid"
@@ -24,8 +21,10 @@ import (
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/klog/v2"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/openshift/registries-controller/pkg/controller"
+	"github.com/openshift/registries-controller/pkg/endpoints"
 	"github.com/openshift/registries-controller/pkg/version"
 )
 
@@ -34,6 +33,8 @@ import (
 type startOptions struct {
 	kubeconfig     string
 	listenAddress  string
+	metrics        metricsOptions
+	gracePeriod    time.Duration
 	settleDelay    time.Duration
 	maxSettleDelay time.Duration
 	resync         time.Duration
@@ -59,7 +60,10 @@ func newStartCommand() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig file; in-cluster configuration when empty")
-	f.StringVar(&o.listenAddress, "listen-address", ":8080", "address serving /healthz, /readyz and /metrics")
+	f.StringVar(&o.listenAddress, "listen-address", ":8080", "address serving /healthz and /readyz in plain HTTP (the kubelet's probes)")
+	o.metrics.addFlags(f)
+	f.DurationVar(&o.gracePeriod, "status-grace-period", controller.DefaultStatusGracePeriod,
+		"how long invalid input, failing syncs or a readiness problem may last before the ClusterOperator reports them")
 	f.DurationVar(&o.settleDelay, "settle-delay", time.Second, "quiet time after the last change before a sync, so bursts become one write")
 	f.DurationVar(&o.maxSettleDelay, "max-settle-delay", 10*time.Second, "longest a continuous stream of changes delays a sync")
 	f.DurationVar(&o.resync, "resync-period", 10*time.Minute, "informer resync period (a resync that changes nothing writes nothing)")
@@ -89,6 +93,8 @@ func defaultNamespace() string {
 func (o *startOptions) run(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
 	ctx = klog.NewContext(ctx, logger)
+	// The certificate watcher of /metrics logs through controller-runtime's logger, which complains when unset.
+	ctrllog.SetLogger(logger)
 	cfg, err := clientcmd.BuildConfigFromFlags("", o.kubeconfig)
 	if err != nil {
 		return fmt.Errorf("loading client configuration: %w", err)
@@ -98,17 +104,20 @@ func (o *startOptions) run(ctx context.Context) error {
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	rt, err := controller.NewRuntime(ctx, cfg, o.resync, registry, controller.Config{
 		SettleDelay: o.settleDelay, MaxSettleDelay: o.maxSettleDelay, Version: version.Version,
+		ClusterOperator: controller.ClusterOperatorConfig{
+			ReleaseVersion: os.Getenv(envReleaseVersion), Namespace: defaultNamespace(), GracePeriod: o.gracePeriod,
+		},
 	})
 	if err != nil {
 		return err
 	}
 	ctrl := rt.Controller
 
-	server, err := serve(o.listenAddress, registry, rt.Health.Ready)
+	servers, err := endpoints.Start(ctx, o.metrics.options(o.listenAddress), rt.Health.Ready, registry, cfg)
 	if err != nil {
 		return err
 	}
-	defer server.Shutdown(context.Background()) //nolint:errcheck // best effort on the way out
+	defer servers.Shutdown(context.Background())
 
 	// Caches fill before the election, so a follower that takes over starts from warm caches. On the
 	// way out the informers are stopped first (cancel), then waited for (Shutdown), whatever the reason.
@@ -187,26 +196,4 @@ func (o *startOptions) runElected(ctx context.Context, kube kubernetes.Interface
 		logger.Info("Stopped", "identity", id)
 		return nil
 	}
-}
-
-// serve starts the health and metrics endpoints: /healthz (the process serves), /readyz (controller.Health: the
-// API server answers, serves every kind needed, and the caches are synced; the body says why not) and /metrics.
-func serve(addr string, reg *prometheus.Registry, ready func() (bool, string)) (*http.Server, error) {
-	mux := http.NewServeMux()
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
-	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
-		if ok, why := ready(); !ok {
-			http.Error(w, why, http.StatusServiceUnavailable)
-			return
-		}
-		fmt.Fprintln(w, "ok")
-	})
-	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w", addr, err)
-	}
-	server := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go server.Serve(ln) //nolint:errcheck // ends with Shutdown
-	return server, nil
 }

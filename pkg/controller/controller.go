@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	configclient "github.com/openshift/client-go/config/clientset/versioned/typed/config/v1"
 	mcfgclient "github.com/openshift/client-go/machineconfiguration/clientset/versioned/typed/machineconfiguration/v1"
 	mcfglisters "github.com/openshift/client-go/machineconfiguration/listers/machineconfiguration/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -51,6 +52,8 @@ type Config struct {
 	RateLimiter workqueue.TypedRateLimiter[string]
 	// Checker loads every rendered set of files back with containers/image. Default registriesconf.NewChecker().
 	Checker render.Checker
+	// ClusterOperator says what the ClusterOperator reports besides the controller's state (clusteroperator.go).
+	ClusterOperator ClusterOperatorConfig
 	// RevertBackoff and MaxRevertBackoff space out the reverts of a MachineConfig that another writer keeps
 	// changing (see revertLimiter). Default 1s and 5m.
 	RevertBackoff, MaxRevertBackoff time.Duration
@@ -103,6 +106,8 @@ type Controller struct {
 	reverts *revertLimiter
 	// last is the last render, reused while the inputs do not change; only the worker touches it.
 	last lastRender
+	// operator keeps the ClusterOperator's status current (clusteroperator.go).
+	operator *operatorStatus
 
 	// settle tracks the burst being absorbed: the last event, and the first one since the last sync.
 	settleMu   sync.Mutex
@@ -110,11 +115,13 @@ type Controller struct {
 	firstEvent time.Time
 }
 
-// Clients are what the controller writes with: the MachineConfigs, and the status of the objects reported on
-// through their status (the signature policies, the CRIOCredentialProviderConfig).
+// Clients are what the controller writes with: the MachineConfigs, the status of the objects reported on through
+// their status (the signature policies, the CRIOCredentialProviderConfig), and the ClusterOperator (nil: not
+// written).
 type Clients struct {
-	MachineConfigs mcfgclient.MachineConfigsGetter
-	Status         statusClient
+	MachineConfigs   mcfgclient.MachineConfigsGetter
+	Status           statusClient
+	ClusterOperators configclient.ClusterOperatorsGetter
 }
 
 // newController wires the controller to its informers: one per input kind (inputs.Kinds), and the
@@ -144,6 +151,8 @@ func newController(clients Clients, inf Informers, recorder record.EventRecorder
 	if c.rollouts, err = newRolloutTracker(reader, recorder, metrics, cfg); err != nil {
 		return nil, err
 	}
+	c.operator = newOperatorStatus(clients.ClusterOperators, metrics, cfg)
+	c.rollouts.operator = c.operator
 	notPools := func(k *inputs.Kind) bool { return k.Name != inputs.KindMachineConfigPool }
 	if err := reader.AddEventHandler(notPools, handler); err != nil {
 		return nil, err
@@ -197,6 +206,7 @@ func (c *Controller) Run(ctx context.Context) error {
 	defer c.rollouts.queue.ShutDown()
 	logger := klog.FromContext(ctx)
 	logger.Info("Starting controller", "queue", QueueName, "settleDelay", c.cfg.SettleDelay)
+	go c.operator.Run(ctx) // also while the caches wait for a missing CRD: Available=False says so
 	if !cache.WaitForNamedCacheSync(QueueName, ctx.Done(), c.reader.HasSynced) {
 		return fmt.Errorf("caches did not sync")
 	}
@@ -225,6 +235,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	}
 	res, err := c.sync(ctx)
 	c.status.report(ctx, res, err)
+	c.operator.syncDone(res, err)
 	c.rollouts.afterSync(ctx, res)
 	if err != nil {
 		klog.FromContext(ctx).Error(err, "Sync failed, will retry")

@@ -157,13 +157,29 @@ func (h *Health) Kick() {
 
 // Ready reports whether the controller can do its work, and if not, why, in words for /readyz.
 func (h *Health) Ready() (bool, string) {
+	return h.verdict(true)
+}
+
+// NotReadyReason is what Ready says when the controller cannot do its work, without how long it has been so, and
+// "" when it can: it changes only when the verdict does (the ClusterOperator's Available condition quotes it).
+func (h *Health) NotReadyReason() string {
+	if ok, why := h.verdict(false); !ok {
+		return why
+	}
+	return ""
+}
+
+// verdict is Ready's answer; withDuration says for how long the API server could not be used.
+func (h *Health) verdict(withDuration bool) (bool, string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
 	case !h.probed:
 		return false, "not probed the API server yet"
-	case h.err != nil:
+	case h.err != nil && withDuration:
 		return false, fmt.Sprintf("cannot use the API server (for %s): %v", h.clock.Since(h.since).Round(time.Second), h.err)
+	case h.err != nil:
+		return false, fmt.Sprintf("cannot use the API server: %v", h.err)
 	case len(h.requiredMissing()) > 0:
 		return false, fmt.Sprintf("the API server does not serve %s: install the missing CRDs; nothing is written until then",
 			kindList(h.requiredMissing()))

@@ -17,6 +17,7 @@ const metricsNamespace = "registries_controller"
 //	registries_controller_invalid_objects
 //	registries_controller_last_successful_sync_timestamp_seconds
 //	registries_controller_rollout_pending{pool, output}, registries_controller_rollout_duration_seconds{pool, output} (rollout.go)
+//	registries_controller_rollout_degraded{pool} (clusteroperator.go)
 //	workqueue_* {name="registries-controller"} (depth, adds, latency, work duration, retries, ...)
 type Metrics struct {
 	syncs          *prometheus.CounterVec
@@ -28,6 +29,7 @@ type Metrics struct {
 	lastSuccess    prometheus.Gauge
 	workqueue      *workqueueMetrics
 	rollout        *rolloutMetrics
+	operator       *operatorMetrics
 }
 
 // NewMetrics creates the metrics and registers them with reg.
@@ -70,6 +72,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	reg.MustRegister(m.syncs, m.writes, m.reverts, m.renderDuration, m.bytes, m.invalidObjects, m.lastSuccess)
 	m.workqueue.register(reg)
 	m.rollout = newRolloutMetrics(reg)
+	m.operator = newOperatorMetrics(reg)
 	return m
 }
 

@@ -54,6 +54,9 @@ type rolloutTracker struct {
 	metrics  *rolloutMetrics
 	clock    clock.PassiveClock
 	queue    workqueue.TypedRateLimitingInterface[generated.Key]
+	// operator is told where each pool's MachineConfigs stand, for the ClusterOperator (clusteroperator.go); nil:
+	// nobody.
+	operator *operatorStatus
 
 	mu sync.Mutex
 	// outputs are what the last successful render wants of each output it manages (render.Written or Removed):
@@ -213,6 +216,7 @@ func (t *rolloutTracker) setTracked(in *inputs.Inputs) {
 		if !current[key] {
 			delete(t.tracked, key)
 			t.metrics.pending.DeleteLabelValues(key.Pool, key.Output.ID)
+			t.operator.keyGone(key)
 		}
 	}
 }
@@ -330,6 +334,7 @@ func (t *rolloutTracker) check(ctx context.Context, key generated.Key) error {
 		return err
 	}
 	logger := klog.FromContext(ctx).WithValues("pool", key.Pool, "output", key.Output.ID)
+	defer func() { t.operator.rolloutState(key, st, p.change != nil) }()
 	if st.Phase == rollout.Live {
 		t.metrics.pending.WithLabelValues(key.Pool, key.Output.ID).Set(0)
 	} else {

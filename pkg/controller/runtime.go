@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	configclient "github.com/openshift/client-go/config/clientset/versioned"
 	mcfgclient "github.com/openshift/client-go/machineconfiguration/clientset/versioned"
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
@@ -55,6 +56,10 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	if err != nil {
 		return nil, fmt.Errorf("dynamic client: %w", err)
 	}
+	configClient, err := configclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("config client: %w", err)
+	}
 	// Health probes and the writes go straight to the API server; the informers' lists and watches wait for it
 	// while it cannot be reached (waitForAPIServer).
 	health := NewHealth(NewProbes(kube.Discovery().RESTClient(), mcClient.MachineconfigurationV1().MachineConfigs()), servedKinds(), nil, nil)
@@ -71,13 +76,14 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 		broadcaster: record.NewBroadcaster(record.WithContext(ctx), record.WithCorrelatorOptions(eventCorrelation)),
 	}
 	recorder := r.broadcaster.NewRecorder(Scheme(), corev1.EventSource{Component: FieldManager})
-	clients := Clients{MachineConfigs: mcClient.MachineconfigurationV1(), Status: statusClient}
+	clients := Clients{MachineConfigs: mcClient.MachineconfigurationV1(), Status: statusClient, ClusterOperators: configClient.ConfigV1()}
 	r.Controller, err = newController(clients, r.informers, recorder, NewMetrics(reg), conf)
 	if err != nil {
 		return nil, err
 	}
 	health.synced = r.Controller.HasSynced
 	health.onRecovered = r.Controller.retryNow
+	r.Controller.operator.notReady = health.NotReadyReason
 	if err := watchHealth(health, r.Controller); err != nil {
 		return nil, err
 	}

@@ -9,11 +9,16 @@ import (
 	"testing"
 	"time"
 
+	configv1 "github.com/openshift/api/config/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/openshift/registries-controller/test/framework"
 )
 
 // A controller started before one of its CRDs is installed says which kind is missing, once, in its log and in
-// /readyz, stays alive (no crash loop, no stack trace), writes nothing, and proceeds once the CRD is installed.
+// /readyz, stays alive (no crash loop, no stack trace), writes nothing, and proceeds once the CRD is installed. Past
+// the grace period its ClusterOperator is Available=False, naming the kind.
 func TestAControllerStartedWithoutACRDNamesItWaitsAndProceedsOnceItIsInstalled(t *testing.T) {
 	for _, tc := range []struct {
 		kind, file, resource string
@@ -38,7 +43,8 @@ func TestAControllerStartedWithoutACRDNamesItWaitsAndProceedsOnceItIsInstalled(t
 			base := idms("crds", "m.local")
 			create(t, base)
 
-			c := startController(t, "controller", cp.KubeconfigPath, lease(t))
+			kubectl(t, "delete", "clusteroperator", "registries-controller", "--ignore-not-found")
+			c := startController(t, "controller", cp.KubeconfigPath, lease(t), "--status-grace-period=2s")
 			missing := fmt.Sprintf("%s (%s/v1)", tc.kind, tc.resource)
 			eventually(t, 30*time.Second, "/readyz to name the missing kind", func() (bool, string) {
 				code, body := c.Get("/readyz")
@@ -56,6 +62,11 @@ func TestAControllerStartedWithoutACRDNamesItWaitsAndProceedsOnceItIsInstalled(t
 			if got, _ := current(t); len(got) != 0 {
 				t.Errorf("wrote %d MachineConfigs without knowing every input", len(got))
 			}
+			// Past the grace period, the ClusterOperator says the controller is not available, and why.
+			eventually(t, 10*time.Second, "the ClusterOperator to be Available=False, naming the missing kind", func() (bool, string) {
+				c := operatorCondition(t, configv1.OperatorAvailable)
+				return c != nil && c.Status == configv1.ConditionFalse && c.Reason == "NotReady" && strings.Contains(c.Message, missing), fmt.Sprint(c)
+			})
 
 			kubectl(t, "apply", "-f", crd)
 			installed = true
@@ -64,6 +75,10 @@ func TestAControllerStartedWithoutACRDNamesItWaitsAndProceedsOnceItIsInstalled(t
 			t.Logf("/readyz said %q; the MachineConfigs were written %s after the CRD was applied",
 				missing, time.Since(appliedAt).Round(10*time.Millisecond))
 			waitReady(t, c, 10*time.Second)
+			eventually(t, 10*time.Second, "the ClusterOperator to be Available again", func() (bool, string) {
+				c := operatorCondition(t, configv1.OperatorAvailable)
+				return c != nil && c.Status == configv1.ConditionTrue, fmt.Sprint(c)
+			})
 
 			log := c.Log()
 			if n := strings.Count(log, "does not serve kinds"); n != 1 {
@@ -88,4 +103,23 @@ func kubectl(t *testing.T, args ...string) string {
 		t.Fatalf("kubectl %s: %v: %s", strings.Join(args, " "), err, stderr)
 	}
 	return out
+}
+
+// operatorCondition returns the condition of the ClusterOperator registries-controller of type ct; nil when the
+// object or the condition does not exist.
+func operatorCondition(t *testing.T, ct configv1.ClusterStatusConditionType) *configv1.ClusterOperatorStatusCondition {
+	t.Helper()
+	co, err := cp.Config.ConfigV1().ClusterOperators().Get(context.Background(), "registries-controller", metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range co.Status.Conditions {
+		if co.Status.Conditions[i].Type == ct {
+			return &co.Status.Conditions[i]
+		}
+	}
+	return nil
 }

@@ -60,8 +60,10 @@ func ControllerBinary() (string, error) {
 type Controller struct {
 	Name string
 	Cmd  *exec.Cmd
-	// URL serves /healthz, /readyz and /metrics: http://127.0.0.1:PORT.
+	// URL serves /healthz, /readyz and, unless MetricsURL is set, /metrics: http://127.0.0.1:PORT.
 	URL string
+	// MetricsURL serves /metrics over HTTPS (StartControllerServingTLS): https://127.0.0.1:PORT; empty otherwise.
+	MetricsURL string
 	// LogPath holds the process's stdout and stderr.
 	LogPath string
 
@@ -70,8 +72,24 @@ type Controller struct {
 }
 
 // StartController starts `registries-controller start --kubeconfig KUBECONFIG --listen-address 127.0.0.1:PORT
-// ARGS...`. It is killed when the test ends, and its log is printed when the test failed.
+// --insecure-loopback-metrics ARGS...` (/metrics in plain HTTP beside /healthz, as `make run` serves it). It is
+// killed when the test ends, and its log is printed when the test failed.
 func StartController(t testing.TB, name, kubeconfig string, args ...string) *Controller {
+	t.Helper()
+	return startController(t, name, kubeconfig, append([]string{"--insecure-loopback-metrics"}, args...), "")
+}
+
+// StartControllerServingTLS starts the controller as the Deployment runs it: /healthz and /readyz in plain HTTP
+// on URL, /metrics over HTTPS on MetricsURL with the serving certificate and key in certFile and keyFile, for
+// clients the API server authenticates and authorizes.
+func StartControllerServingTLS(t testing.TB, name, kubeconfig, certFile, keyFile string, args ...string) *Controller {
+	t.Helper()
+	metrics := "127.0.0.1:" + strconv.Itoa(FreePort(t))
+	tls := []string{"--metrics-listen-address", metrics, "--tls-cert-file", certFile, "--tls-private-key-file", keyFile}
+	return startController(t, name, kubeconfig, append(tls, args...), "https://"+metrics)
+}
+
+func startController(t testing.TB, name, kubeconfig string, args []string, metricsURL string) *Controller {
 	t.Helper()
 	bin, err := ControllerBinary()
 	if err != nil {
@@ -90,7 +108,8 @@ func StartController(t testing.TB, name, kubeconfig string, args ...string) *Con
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := &Controller{Name: name, Cmd: cmd, URL: fmt.Sprintf("http://127.0.0.1:%d", port), LogPath: logPath, exited: make(chan struct{})}
+	c := &Controller{Name: name, Cmd: cmd, URL: fmt.Sprintf("http://127.0.0.1:%d", port), MetricsURL: metricsURL, LogPath: logPath,
+		exited: make(chan struct{})}
 	go func() { c.err = cmd.Wait(); log.Close(); close(c.exited) }()
 	t.Cleanup(func() {
 		c.Kill()

@@ -224,3 +224,35 @@ func kubeconfig(cfg *rest.Config) ([]byte, error) {
 		CurrentContext: kubeconfigName,
 	})
 }
+
+// CA is a certificate authority for a test that serves TLS itself, e.g. the controller's /metrics with the serving
+// certificate the service CA would issue:
+//
+//	ca, _ := framework.NewCA("service-ca")
+//	cert, key, _ := ca.IssueServing("registries-controller.openshift-registries-controller.svc")
+//	pool := x509.NewCertPool(); pool.AppendCertsFromPEM(ca.CertPEM)
+type CA struct {
+	// CertPEM is the CA's certificate, what clients trust.
+	CertPEM []byte
+	ca      *certAuthority
+}
+
+// NewCA returns a new self-signed CA named commonName.
+func NewCA(commonName string) (*CA, error) {
+	ca, certPEM, err := newCA(commonName)
+	if err != nil {
+		return nil, err
+	}
+	return &CA{CertPEM: certPEM, ca: ca}, nil
+}
+
+// IssueServing returns a serving certificate for dnsNames and 127.0.0.1, signed by the CA, and its key, in PEM.
+func (c *CA) IssueServing(dnsNames ...string) (certPEM, keyPEM []byte, err error) {
+	return c.ca.issue(&x509.Certificate{
+		Subject:     pkix.Name{CommonName: dnsNames[0]},
+		DNSNames:    dnsNames,
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+		KeyUsage:    x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	})
+}

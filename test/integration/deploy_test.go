@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
+	configv1 "github.com/openshift/api/config/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -50,6 +52,10 @@ func TestManifestsApplyAndTheClusterRoleIsEnoughAndNoMore(t *testing.T) {
 		pod.Containers[0].ReadinessProbe == nil || pod.Containers[0].LivenessProbe == nil {
 		t.Errorf("the Deployment is not locked down as documented: %+v", pod)
 	}
+	checkServing(t, pod)
+
+	// The ServiceAccount creates the ClusterOperator when it is missing, and keeps its status.
+	kubectl(t, "delete", "clusteroperator", operatorName, "--ignore-not-found")
 
 	// The controller's own sync, run with the ServiceAccount's identity, does its whole job.
 	sa := rest.CopyConfig(cp.RESTConfig)
@@ -63,6 +69,10 @@ func TestManifestsApplyAndTheClusterRoleIsEnoughAndNoMore(t *testing.T) {
 	kubectl(t, "patch", "imagecontentsourcepolicy", "rbac", "--type=json", "-p", `[{"op":"replace","path":"/spec/repositoryDigestMirrors/0/mirrors/0","value":"m.local/rbac"}]`)
 	waitForEntry(t, "quay.io/rbac", "MachineConfigs written as the ServiceAccount", func(e *sysregistriesv2.Registry) bool { return e != nil })
 	apply(t, framework.BuiltinPool("arbiter"))
+	eventually(t, 30*time.Second, "the ClusterOperator created and its status written as the ServiceAccount", func() (bool, string) {
+		co := clusterOperator(t)
+		return co != nil && operatorCondition(co, configv1.OperatorAvailable).Status == configv1.ConditionTrue, conditions(co)
+	})
 	eventually(t, 10*time.Second, "a MachineConfig created and deleted as the ServiceAccount", func() (bool, string) {
 		_, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), "99-arbiter-generated-registries", metav1.GetOptions{})
 		return err == nil, fmt.Sprint(err)
@@ -90,6 +100,10 @@ func TestManifestsApplyAndTheClusterRoleIsEnoughAndNoMore(t *testing.T) {
 		{"update", "config.openshift.io", "clusterimagepolicies", "", false},
 		{"update", "config.openshift.io", "imagepolicies", "", false},
 		{"delete", "machineconfiguration.openshift.io", "machineconfigpools", "", false},
+		{"create", "config.openshift.io", "clusteroperators", "", true},
+		{"update", "config.openshift.io", "clusteroperators", "", false},
+		{"create", "authentication.k8s.io", "tokenreviews", "", true},
+		{"create", "authorization.k8s.io", "subjectaccessreviews", "", true},
 	} {
 		allowed := canI(t, kube, check.verb, check.group, check.resource, check.namespace)
 		if allowed != check.allowed {
@@ -103,8 +117,85 @@ func TestManifestsApplyAndTheClusterRoleIsEnoughAndNoMore(t *testing.T) {
 			t.Errorf("ServiceAccount cannot update the status of %s: %q", resource, out)
 		}
 	}
+	// Its own ClusterOperator, and no other.
+	for _, check := range []struct {
+		verb, name, subresource string
+		allowed                 bool
+	}{
+		{"get", operatorName, "", true},
+		{"update", operatorName, "status", true},
+		{"get", "machine-config", "", false},
+		{"update", "machine-config", "status", false},
+		{"update", operatorName, "", false},
+	} {
+		args := []string{"auth", "can-i", check.verb, "clusteroperators.config.openshift.io/" + check.name, "--as", serviceAccount}
+		if check.subresource != "" {
+			args = append(args, "--subresource="+check.subresource)
+		}
+		out, _, _ := cp.Kubectl(context.Background(), nil, args...)
+		if allowed := strings.TrimSpace(out) == "yes"; allowed != check.allowed {
+			t.Errorf("ServiceAccount can %s ClusterOperator %q %s: %v, want %v", check.verb, check.name, check.subresource, allowed, check.allowed)
+		}
+	}
 	if _, err := kube.CoreV1().Secrets(controllerNamespace).List(context.Background(), metav1.ListOptions{}); !apierrors.IsForbidden(err) {
 		t.Errorf("listing Secrets as the ServiceAccount: %v, want Forbidden", err)
+	}
+}
+
+// checkServing checks the Deployment's pod serves as documented: the probes in plain HTTP on the health port,
+// /metrics over HTTPS with the service CA's certificate from the Service's secret, and the release version.
+func checkServing(t *testing.T, pod corev1.PodSpec) {
+	t.Helper()
+	c := pod.Containers[0]
+	args := strings.Join(c.Args, " ")
+	for _, want := range []string{"--listen-address=:8080", "--metrics-listen-address=:8443", "--tls-cert-file=/etc/tls/private/tls.crt",
+		"--tls-private-key-file=/etc/tls/private/tls.key"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("the container's arguments %q lack %s", args, want)
+		}
+	}
+	if strings.Contains(args, "insecure") {
+		t.Errorf("the Deployment serves plain-HTTP metrics: %s", args)
+	}
+	for _, probe := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe} {
+		if probe == nil || probe.HTTPGet == nil || probe.HTTPGet.Port.String() != "health" || probe.HTTPGet.Scheme == corev1.URISchemeHTTPS {
+			t.Errorf("a probe is not plain HTTP on the health port: %+v", probe)
+		}
+	}
+	ports := map[string]int32{}
+	for _, p := range c.Ports {
+		ports[p.Name] = p.ContainerPort
+	}
+	if ports["health"] != 8080 || ports["metrics"] != 8443 {
+		t.Errorf("container ports %v, want health 8080 and metrics 8443", ports)
+	}
+	release := ""
+	for _, e := range c.Env {
+		if e.Name == "RELEASE_VERSION" {
+			release = e.Value
+		}
+	}
+	if release != "0.0.1-snapshot" {
+		t.Errorf("RELEASE_VERSION %q, want the placeholder the release tooling replaces", release)
+	}
+	mounted := false
+	for _, m := range c.VolumeMounts {
+		for _, v := range pod.Volumes {
+			if m.Name == v.Name && m.MountPath == "/etc/tls/private" && v.Secret != nil && v.Secret.SecretName == "registries-controller-tls" {
+				mounted = true
+			}
+		}
+	}
+	if !mounted {
+		t.Error("the secret registries-controller-tls is not mounted at /etc/tls/private")
+	}
+	svc, err := cp.Kube.CoreV1().Services(controllerNamespace).Get(context.Background(), "registries-controller", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svc.Annotations["service.beta.openshift.io/serving-cert-secret-name"] != "registries-controller-tls" ||
+		len(svc.Spec.Ports) != 1 || svc.Spec.Ports[0].TargetPort.String() != "metrics" {
+		t.Errorf("the Service does not ask the service CA for the secret the Deployment mounts, or does not point at the metrics port: %+v", svc)
 	}
 }
 
@@ -213,7 +304,7 @@ func startProcess(t testing.TB, name string) *process {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(controllerBinary(t), "start", "--kubeconfig", cp.KubeconfigPath,
-		"--listen-address", "127.0.0.1:"+strconv.Itoa(port), "--settle-delay", "100ms",
+		"--listen-address", "127.0.0.1:"+strconv.Itoa(port), "--insecure-loopback-metrics", "--settle-delay", "100ms",
 		"--leader-elect-namespace", "default", "--leader-elect-name", "registries-controller-test",
 		"--leader-elect-lease-duration", "4s", "--leader-elect-renew-deadline", "3s", "--leader-elect-retry-period", "500ms")
 	cmd.Stdout, cmd.Stderr = log, log

@@ -46,10 +46,16 @@ type running struct {
 // the test.
 func startController(t testing.TB, cfg *rest.Config, settle, resync time.Duration) *running {
 	t.Helper()
+	return startControllerWith(t, cfg, controller.Config{SettleDelay: settle, Version: "test"}, resync)
+}
+
+// startControllerWith is startController with the whole configuration of the controller.
+func startControllerWith(t testing.TB, cfg *rest.Config, conf controller.Config, resync time.Duration) *running {
+	t.Helper()
 	registry := prometheus.NewRegistry()
 	_, ctx := ktesting.NewTestContext(t)
 	ctx, cancel := context.WithCancel(ctx)
-	rt, err := controller.NewRuntime(ctx, cfg, resync, registry, controller.Config{SettleDelay: settle, Version: "test"})
+	rt, err := controller.NewRuntime(ctx, cfg, resync, registry, conf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,8 +72,24 @@ var needed = func() map[permission]bool {
 	add("", []string{"events"}, []string{"create", "patch"}, anyNamespace)
 	add("coordination.k8s.io", []string{"leases"}, []string{"get", "create", "update"}, namespace)
 	add("config.openshift.io", []string{"clusterimagepolicies/status", "imagepolicies/status", "criocredentialproviderconfigs/status"}, []string{"update"}, anyNamespace)
+	// Its ClusterOperator: create when missing (a create cannot be limited to a name); get and status updates are
+	// granted for its name only (namedNeeded), so a question without a name is denied.
+	add("config.openshift.io", []string{"clusteroperators"}, []string{"create"}, anyNamespace)
+	// /metrics: the reviews of each scrape.
+	add("authentication.k8s.io", []string{"tokenreviews"}, []string{"create"}, anyNamespace)
+	add("authorization.k8s.io", []string{"subjectaccessreviews"}, []string{"create"}, anyNamespace)
 	return out
 }()
+
+// operatorName is the controller's ClusterOperator.
+const operatorName = "registries-controller"
+
+// namedNeeded are the permissions granted for one object only (resourceNames): allowed for operatorName, denied
+// for any other name.
+var namedNeeded = []permission{
+	{"get", "config.openshift.io", "clusteroperators", anyNamespace},
+	{"update", "config.openshift.io", "clusteroperators/status", anyNamespace},
+}
 
 // verbs are every verb the API server authorizes, the special ones included.
 var verbs = []string{"get", "list", "watch", "create", "update", "patch", "delete", "deletecollection",
@@ -174,6 +190,78 @@ func TestTheServiceAccountMayDoExactlyWhatTheControllerUsesAndNothingElse(t *tes
 			t.Errorf("the ServiceAccount may %s", p)
 		}
 	}
+	// The ClusterOperator by name: its own, and no other (nor every one, which the table above already denies).
+	for _, p := range namedNeeded {
+		if !allowedNamed(t, serviceAccount, p, operatorName) {
+			t.Errorf("the ServiceAccount may not %s named %s", p, operatorName)
+		}
+		if allowedNamed(t, serviceAccount, p, "machine-config") {
+			t.Errorf("the ServiceAccount may %s named machine-config", p)
+		}
+	}
+}
+
+// The cluster's Prometheus may discover the controller's endpoints and get /metrics, which the controller asks the
+// API server about for each scrape; another ServiceAccount of its namespace may not.
+func TestPrometheusMayScrapeTheControllerAndNobodyElse(t *testing.T) {
+	ctx := context.Background()
+	root, err := framework.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, err := cp.Kubectl(ctx, nil, "apply", "-f", filepath.Join(root, "manifests")); err != nil {
+		t.Fatalf("kubectl apply -f manifests: %v: %s", err, stderr)
+	}
+	const monitoring = "openshift-monitoring"
+	prometheus := subject{user: "system:serviceaccount:" + monitoring + ":prometheus-k8s", namespace: monitoring}
+	other := subject{user: "system:serviceaccount:" + monitoring + ":alertmanager-main", namespace: monitoring}
+	metrics := &authorizationv1.NonResourceAttributes{Path: "/metrics", Verb: "get"}
+	if !review(t, prometheus, nil, metrics) {
+		t.Error("prometheus-k8s may not get /metrics")
+	}
+	if review(t, other, nil, metrics) {
+		t.Error("another ServiceAccount of openshift-monitoring may get /metrics")
+	}
+	for _, r := range []struct{ group, resource string }{{"", "services"}, {"", "endpoints"}, {"", "pods"}, {"discovery.k8s.io", "endpointslices"}} {
+		for _, verb := range []string{"get", "list", "watch"} {
+			attrs := &authorizationv1.ResourceAttributes{Namespace: namespace, Verb: verb, Group: r.group, Resource: r.resource}
+			if !review(t, prometheus, attrs, nil) {
+				t.Errorf("prometheus-k8s may not %s %s in %s", verb, r.resource, namespace)
+			}
+			if review(t, other, attrs, nil) {
+				t.Errorf("another ServiceAccount of openshift-monitoring may %s %s in %s", verb, r.resource, namespace)
+			}
+		}
+	}
+	if review(t, prometheus, &authorizationv1.ResourceAttributes{Namespace: namespace, Verb: "get", Resource: "secrets"}, nil) {
+		t.Errorf("prometheus-k8s may get secrets in %s", namespace)
+	}
+}
+
+// subject is a ServiceAccount as a SubjectAccessReview names it.
+type subject struct{ user, namespace string }
+
+// review asks the API server whether s may do what attrs or nonResource say.
+func review(t *testing.T, s subject, attrs *authorizationv1.ResourceAttributes, nonResource *authorizationv1.NonResourceAttributes) bool {
+	t.Helper()
+	sar := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
+		User:               s.user,
+		Groups:             []string{"system:serviceaccounts", "system:serviceaccounts:" + s.namespace, "system:authenticated"},
+		ResourceAttributes: attrs, NonResourceAttributes: nonResource,
+	}}
+	got, err := cp.Kube.AuthorizationV1().SubjectAccessReviews().Create(context.Background(), sar, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("SubjectAccessReview: %v", err)
+	}
+	return got.Status.Allowed
+}
+
+// allowedNamed asks whether the controller's ServiceAccount sa may do p to the object named name.
+func allowedNamed(t *testing.T, sa string, p permission, name string) bool {
+	t.Helper()
+	resource, sub, _ := strings.Cut(p.resource, "/")
+	return review(t, subject{user: "system:serviceaccount:" + namespace + ":" + sa, namespace: namespace},
+		&authorizationv1.ResourceAttributes{Verb: p.verb, Group: p.group, Resource: resource, Subresource: sub, Name: name}, nil)
 }
 
 // discover returns every resource and subresource the API server serves, in every group version, and the

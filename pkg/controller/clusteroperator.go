@@ -1,0 +1,369 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+	configclient "github.com/openshift/client-go/config/clientset/versioned/typed/config/v1"
+	"github.com/prometheus/client_golang/prometheus"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/util/retry"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/operatorstatus"
+	"github.com/openshift/registries-controller/pkg/rollout"
+)
+
+// Timing of the ClusterOperator writer.
+const (
+	// DefaultStatusGracePeriod is how long invalid input, failing syncs or a readiness problem may last before the
+	// ClusterOperator reports them (Degraded, Upgradeable=False, Available=False).
+	DefaultStatusGracePeriod = 5 * time.Minute
+	// operatorPoll is how often the writer looks at the controller's readiness; it only reads memory.
+	operatorPoll = 5 * time.Second
+	// operatorSpacing is the least time between two looks, so that a burst of changes is one write.
+	operatorSpacing = time.Second
+	// operatorReread is how often the writer reads the object again, to notice another writer or a deletion.
+	operatorReread = 5 * time.Minute
+	// operatorMaxBackoff bounds the wait after a failed write, which doubles from operatorSpacing.
+	operatorMaxBackoff = 5 * time.Minute
+)
+
+// ClusterOperatorConfig says what the ClusterOperator reports besides the controller's state.
+type ClusterOperatorConfig struct {
+	// ReleaseVersion is the version reported as "operator" (the Deployment's RELEASE_VERSION); empty reports none.
+	ReleaseVersion string
+	// Namespace is the controller's namespace, a related object. Default "openshift-registries-controller".
+	Namespace string
+	// GracePeriod: see DefaultStatusGracePeriod, the default.
+	GracePeriod time.Duration
+}
+
+func (c ClusterOperatorConfig) options() operatorstatus.Options {
+	if c.Namespace == "" {
+		c.Namespace = "openshift-registries-controller"
+	}
+	if c.GracePeriod <= 0 {
+		c.GracePeriod = DefaultStatusGracePeriod
+	}
+	return operatorstatus.Options{Version: c.ReleaseVersion, Namespace: c.Namespace, GracePeriod: c.GracePeriod}
+}
+
+// operatorStatus keeps the status of the ClusterOperator "registries-controller" current. The controller tells it
+// what happens (syncDone, rolloutState, poolGone); Run, in the leader only, turns that into conditions
+// (operatorstatus.Desired) and writes them when what a person reads changes: the object is created when missing,
+// its status updated with conflict retries, and never written twice within operatorSpacing. A nil *operatorStatus
+// does nothing; without a client it only keeps the rollout_degraded metric.
+type operatorStatus struct {
+	client  configclient.ClusterOperatorsGetter
+	opts    operatorstatus.Options
+	clock   clock.Clock
+	metrics *operatorMetrics
+	// notReady says why the controller cannot work, "" when it can (Health.NotReadyReason); nil: always ready.
+	notReady func() string
+	kick     chan struct{}
+
+	mu       sync.Mutex
+	snap     operatorstatus.Snapshot
+	rollouts map[generated.Key]operatorstatus.Rollout
+	// seen is the status as last read from or written to the API server, and when it was read; nil before.
+	seen   *configv1.ClusterOperatorStatus
+	readAt time.Time
+}
+
+func newOperatorStatus(client configclient.ClusterOperatorsGetter, metrics *Metrics, cfg Config) *operatorStatus {
+	return &operatorStatus{client: client, opts: cfg.ClusterOperator.options(), clock: cfg.Clock, metrics: metrics.operator,
+		kick: make(chan struct{}, 1), rollouts: map[generated.Key]operatorstatus.Rollout{}}
+}
+
+// syncDone takes in the result of a sync.
+func (o *operatorStatus) syncDone(res *syncResult, err error) {
+	if o == nil || res == nil {
+		return
+	}
+	now := o.clock.Now()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	defer o.poke()
+	s := &o.snap
+	s.Synced = true
+	if res.output != nil {
+		s.Invalid = nil
+		names := make([]string, 0, len(res.output.MachineConfigs))
+		for _, mc := range res.output.MachineConfigs {
+			names = append(names, mc.Key.Name())
+		}
+		sort.Strings(names)
+		s.MachineConfigs = names
+	}
+	var tooLarge *TooLargeError
+	switch {
+	case res.outcome == OutcomeInvalid:
+		var objects, details []string
+		for _, ref := range res.invalid.Objects() {
+			objects = append(objects, ref.String())
+		}
+		for _, p := range res.invalid.Problems {
+			details = append(details, p.String())
+		}
+		s.Invalid = ongoing(s.Invalid, now, objects, details)
+		s.Failing, s.TooLarge = nil, nil
+	case errors.As(err, &tooLarge):
+		s.TooLarge = ongoing(s.TooLarge, now, []string{fmt.Sprintf("MachineConfig %q", tooLarge.Name)}, []string{tooLarge.Error()})
+		s.Failing = nil
+	case err != nil:
+		s.Failing = ongoing(s.Failing, now, nil, []string{err.Error()})
+		s.TooLarge = nil
+	default:
+		s.Failing, s.TooLarge = nil, nil
+	}
+}
+
+// ongoing returns the problem with these objects and details, seen since p's start when p is set.
+func ongoing(p *operatorstatus.Problem, now time.Time, objects, details []string) *operatorstatus.Problem {
+	since := now
+	if p != nil {
+		since = p.Since
+	}
+	return &operatorstatus.Problem{Since: since, Objects: objects, Details: details}
+}
+
+// rolloutState takes in where the last render of key's output stands on key's pool; following says a write of
+// this process is not live there yet (the rollout tracker follows it).
+func (o *operatorStatus) rolloutState(key generated.Key, st rollout.State, following bool) {
+	if o == nil {
+		return
+	}
+	degraded := following && st.Phase == rollout.Degraded
+	o.metrics.degraded(key, degraded)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	old, had := o.rollouts[key]
+	switch {
+	case following && st.Phase != rollout.Live:
+		now := operatorstatus.Rollout{Pool: key.Pool}
+		if degraded {
+			now.Degraded = st.Message
+		}
+		o.rollouts[key] = now
+		if !had || old != now {
+			o.poke()
+		}
+	case had:
+		delete(o.rollouts, key)
+		o.poke()
+	}
+}
+
+// keyGone forgets a pool's MachineConfig that is no longer followed (its pool is gone, or its output no longer
+// managed).
+func (o *operatorStatus) keyGone(key generated.Key) {
+	if o == nil {
+		return
+	}
+	o.metrics.forget(key)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if _, had := o.rollouts[key]; had {
+		delete(o.rollouts, key)
+		o.poke()
+	}
+}
+
+// poke asks Run to look now.
+func (o *operatorStatus) poke() {
+	select {
+	case o.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Run keeps the ClusterOperator's status current until ctx is done. Run it in the leader only: a follower knows no
+// rollout, and two writers with different views would take turns rewriting the object.
+func (o *operatorStatus) Run(ctx context.Context) {
+	if o == nil || o.client == nil {
+		return
+	}
+	logger := klog.FromContext(ctx).WithValues("clusterOperator", operatorstatus.Name)
+	backoff, lastErr := time.Duration(0), ""
+	next := time.Duration(0)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-o.kick:
+		case <-o.clock.After(next):
+		}
+		var err error
+		next, err = o.update(ctx, logger)
+		switch {
+		case err != nil:
+			backoff = min(max(2*backoff, operatorSpacing), operatorMaxBackoff)
+			next = backoff
+			if err.Error() != lastErr {
+				logger.Error(err, "Cannot write the ClusterOperator status, will retry", "retryAfter", backoff)
+				lastErr = err.Error()
+			}
+		case lastErr != "":
+			logger.Info("The ClusterOperator status is written again")
+			backoff, lastErr = 0, ""
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-o.clock.After(operatorSpacing):
+		}
+	}
+}
+
+// update writes the status the controller's state calls for, when it differs from the object's. It returns when to
+// look again.
+func (o *operatorStatus) update(ctx context.Context, logger klog.Logger) (time.Duration, error) {
+	now := o.clock.Now()
+	o.mu.Lock()
+	o.observeReadiness(now)
+	snap := o.snapshot()
+	seen, stale := o.seen, now.Sub(o.readAt) >= operatorReread
+	o.mu.Unlock()
+
+	next := operatorPoll
+	report, ok := operatorstatus.Desired(snap, o.opts, now)
+	if !report.Recheck.IsZero() {
+		next = min(next, max(report.Recheck.Sub(now), 0))
+	}
+	if !ok {
+		return next, nil
+	}
+	if seen != nil && !stale {
+		if _, changed := operatorstatus.Apply(*seen, report, now); !changed {
+			return next, nil
+		}
+	}
+	return next, o.write(ctx, logger, report, now)
+}
+
+// observeReadiness records the readiness problem, if any, keeping when it started. o.mu must be held.
+func (o *operatorStatus) observeReadiness(now time.Time) {
+	why := ""
+	if o.notReady != nil {
+		why = o.notReady()
+	}
+	if why == "" {
+		o.snap.NotReady = nil
+		return
+	}
+	o.snap.NotReady = ongoing(o.snap.NotReady, now, nil, []string{why})
+}
+
+// snapshot returns a copy of what is known, one rollout per pool (a degraded one first: the pool rolls out all its
+// generated MachineConfigs together), sorted by pool. o.mu must be held.
+func (o *operatorStatus) snapshot() operatorstatus.Snapshot {
+	s := o.snap
+	s.Rollouts = nil
+	byPool := map[string]operatorstatus.Rollout{}
+	for _, r := range o.rollouts {
+		if have, ok := byPool[r.Pool]; !ok || have.Degraded == "" && r.Degraded != "" {
+			byPool[r.Pool] = r
+		}
+	}
+	for _, r := range byPool {
+		s.Rollouts = append(s.Rollouts, r)
+	}
+	sort.Slice(s.Rollouts, func(i, j int) bool { return s.Rollouts[i].Pool < s.Rollouts[j].Pool })
+	return s
+}
+
+// write reads the ClusterOperator (creating it when missing) and updates its status when report changes it.
+func (o *operatorStatus) write(ctx context.Context, logger klog.Logger, report operatorstatus.Report, now time.Time) error {
+	client := o.client.ClusterOperators()
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		co, err := client.Get(ctx, operatorstatus.Name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			co, err = client.Create(ctx, &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: operatorstatus.Name}},
+				metav1.CreateOptions{FieldManager: FieldManager})
+			if apierrors.IsAlreadyExists(err) { // created meanwhile: read it again
+				return apierrors.NewConflict(schema.GroupResource{Group: configv1.GroupName, Resource: "clusteroperators"}, operatorstatus.Name, err)
+			}
+			if err == nil {
+				logger.Info("Created the ClusterOperator")
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("reading ClusterOperator %s: %w", operatorstatus.Name, err)
+		}
+		next, changed := operatorstatus.Apply(co.Status, report, now)
+		if !changed {
+			o.saw(co.Status, now)
+			return nil
+		}
+		co = co.DeepCopy()
+		co.Status = next
+		updated, err := client.UpdateStatus(ctx, co, metav1.UpdateOptions{FieldManager: FieldManager})
+		if err != nil {
+			if apierrors.IsConflict(err) {
+				return err
+			}
+			return fmt.Errorf("updating the status of ClusterOperator %s: %w", operatorstatus.Name, err)
+		}
+		o.saw(updated.Status, now)
+		logger.Info("Updated the ClusterOperator status", "conditions", summary(updated.Status.Conditions))
+		return nil
+	})
+}
+
+// saw records the status the API server holds.
+func (o *operatorStatus) saw(status configv1.ClusterOperatorStatus, now time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.seen, o.readAt = status.DeepCopy(), now
+}
+
+// summary writes conditions for a log line: "Available=True Progressing=False Degraded=True(SyncFailing) ...".
+func summary(conds []configv1.ClusterOperatorStatusCondition) string {
+	parts := make([]string, 0, len(conds))
+	for _, c := range conds {
+		part := fmt.Sprintf("%s=%s", c.Type, c.Status)
+		if c.Reason != operatorstatus.ReasonAsExpected && c.Reason != "" {
+			part += "(" + c.Reason + ")"
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, " ")
+}
+
+// operatorMetrics is registries_controller_rollout_degraded{pool}: 1 while a pool is degraded before a write of
+// this controller is live on it, 0 otherwise (the RegistriesControllerRolloutDegraded alert).
+type operatorMetrics struct {
+	rolloutDegraded *prometheus.GaugeVec
+}
+
+func newOperatorMetrics(reg prometheus.Registerer) *operatorMetrics {
+	m := &operatorMetrics{rolloutDegraded: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Namespace: metricsNamespace, Name: "rollout_degraded",
+		Help: "1 while a built-in pool is degraded before the controller's last write of the output's MachineConfig is live on it, 0 otherwise.",
+	}, []string{"pool", "output"})}
+	reg.MustRegister(m.rolloutDegraded)
+	return m
+}
+
+func (m *operatorMetrics) degraded(key generated.Key, degraded bool) {
+	v := 0.0
+	if degraded {
+		v = 1
+	}
+	m.rolloutDegraded.WithLabelValues(key.Pool, key.Output.ID).Set(v)
+}
+
+func (m *operatorMetrics) forget(key generated.Key) {
+	m.rolloutDegraded.DeleteLabelValues(key.Pool, key.Output.ID)
+}
