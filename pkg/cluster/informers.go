@@ -38,14 +38,21 @@ func NewInformers(cfg *rest.Config, resync time.Duration) (Informers, error) {
 	if err != nil {
 		return Informers{}, fmt.Errorf("machineconfiguration client: %w", err)
 	}
-	return Informers{
-		Config:        configinformers.NewSharedInformerFactoryWithOptions(configClient, resync, configinformers.WithTransform(dropUnread)),
-		Operator:      operatorinformers.NewSharedInformerFactoryWithOptions(operatorClient, resync, operatorinformers.WithTransform(dropUnread)),
-		MachineConfig: mcfginformers.NewSharedInformerFactoryWithOptions(mcClient, resync, mcfginformers.WithTransform(dropLastAppliedMachineConfigs)),
-	}, nil
+	return InformersFor(configClient, operatorClient, mcClient, resync), nil
 }
 
-// ForResource returns the shared informer of a resource, from the factory of its API group.
+// InformersFor returns informer factories on the given clients (real or fake), with the given resync period and
+// the caches' transform (dropUnread): one factory per API group of the input kinds (ForResource).
+func InformersFor(config configclient.Interface, operator operatorclient.Interface, mc mcfgclient.Interface, resync time.Duration) Informers {
+	return Informers{
+		Config:        configinformers.NewSharedInformerFactoryWithOptions(config, resync, configinformers.WithTransform(dropUnread)),
+		Operator:      operatorinformers.NewSharedInformerFactoryWithOptions(operator, resync, operatorinformers.WithTransform(dropUnread)),
+		MachineConfig: mcfginformers.NewSharedInformerFactoryWithOptions(mc, resync, mcfginformers.WithTransform(dropLastAppliedMachineConfigs)),
+	}
+}
+
+// ForResource returns the shared informer of a resource, from the factory of its API group: the one place that
+// maps an API group to its factory (a test checks every input kind has one).
 func (inf Informers) ForResource(gvr schema.GroupVersionResource) (cache.SharedIndexInformer, error) {
 	var f interface {
 		Informer() cache.SharedIndexInformer

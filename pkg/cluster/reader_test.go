@@ -7,11 +7,8 @@ import (
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
-	configinformers "github.com/openshift/client-go/config/informers/externalversions"
 	mcfgfake "github.com/openshift/client-go/machineconfiguration/clientset/versioned/fake"
-	mcfginformers "github.com/openshift/client-go/machineconfiguration/informers/externalversions"
 	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
-	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -25,11 +22,7 @@ import (
 // reader returns a Reader on fake clientsets holding objs, its caches filled.
 func reader(t *testing.T, config, operator, mc []runtime.Object) *cluster.Reader {
 	t.Helper()
-	inf := cluster.Informers{
-		Config:        configinformers.NewSharedInformerFactory(configfake.NewClientset(config...), 0),
-		Operator:      operatorinformers.NewSharedInformerFactory(operatorfake.NewClientset(operator...), 0),
-		MachineConfig: mcfginformers.NewSharedInformerFactory(mcfgfake.NewClientset(mc...), 0),
-	}
+	inf := cluster.InformersFor(configfake.NewClientset(config...), operatorfake.NewClientset(operator...), mcfgfake.NewClientset(mc...), 0)
 	r, err := cluster.NewReader(inf)
 	if err != nil {
 		t.Fatal(err)
@@ -71,5 +64,14 @@ func TestTheReaderGathersEveryInputAndTheFilesAPoolRuns(t *testing.T) {
 	}
 	if r.Pool("infra") != nil {
 		t.Errorf("a pool that does not exist was found")
+	}
+}
+
+func TestEveryInputKindHasAnInformerFactory(t *testing.T) {
+	inf := cluster.InformersFor(configfake.NewClientset(), operatorfake.NewClientset(), mcfgfake.NewClientset(), 0)
+	for _, k := range inputs.Kinds {
+		if _, err := inf.ForResource(k.GroupVersionResource()); err != nil {
+			t.Errorf("%s: %v", k.Name, err)
+		}
 	}
 }

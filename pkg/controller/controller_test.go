@@ -10,11 +10,8 @@ import (
 	"time"
 
 	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
-	configinformers "github.com/openshift/client-go/config/informers/externalversions"
 	mcfgfake "github.com/openshift/client-go/machineconfiguration/clientset/versioned/fake"
-	mcfginformers "github.com/openshift/client-go/machineconfiguration/informers/externalversions"
 	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
-	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
 	"github.com/prometheus/client_golang/prometheus"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,6 +24,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/openshift/registries-controller/pkg/cluster"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
@@ -68,11 +66,7 @@ func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object, conf Config
 	cfg := configfake.NewClientset(configObjs...)
 	op := operatorfake.NewClientset()
 	mc := mcfgfake.NewClientset(mcObjs...)
-	inf := Informers{
-		Config:        configinformers.NewSharedInformerFactory(cfg, 0),
-		Operator:      operatorinformers.NewSharedInformerFactory(op, 0),
-		MachineConfig: mcfginformers.NewSharedInformerFactory(mc, 0),
-	}
+	inf := cluster.InformersFor(cfg, op, mc, 0)
 	recorder := record.NewFakeRecorder(100)
 	conf.Version = "test"
 	status := statusForwarder(cfg)

@@ -51,6 +51,8 @@ type Kind struct {
 	Name string
 	// GroupVersion is the API group and version the controller reads, e.g. config.openshift.io/v1.
 	GroupVersion schema.GroupVersion
+	// install adds the types of GroupVersion to a scheme (AddToScheme).
+	install func(*runtime.Scheme) error
 	// Resource is the plural resource name, e.g. "imagedigestmirrorsets".
 	Resource string
 	// Namespaced is true for kinds whose objects live in a namespace (ImagePolicy).
@@ -73,6 +75,8 @@ type Kind struct {
 	// Status reads and sets the status.conditions of objects of this kind, for the kinds the controller reports
 	// on through their status (the signature policies, the CRIOCredentialProviderConfig); nil for the others.
 	Status *StatusAccess
+	// copyStatus sets an object's status to another's; nil for kinds without status (ImageContentSourcePolicy).
+	copyStatus func(dst, src Object)
 	// Configures is the generated output whose rollouts are attributed to objects of this kind: the
 	// configuration an admin writes gets a RolledOut event once a write it caused is live. nil for kinds that
 	// only inform a render (ClusterVersion, FeatureGate, pools).
@@ -104,6 +108,29 @@ func conditionsAt[T any, P interface {
 	}
 }
 
+// statusAt returns the copyStatus of a kind whose status is at field.
+func statusAt[T any, P interface {
+	*T
+	Object
+}, S any](field func(P) *S) func(dst, src Object) {
+	return func(dst, src Object) {
+		var status S
+		if src != nil {
+			status = *field(src.DeepCopyObject().(P))
+		}
+		*field(dst.(P)) = status
+	}
+}
+
+// CopyStatus sets dst's status to a copy of src's, or to none when src is nil; it does nothing for a kind without
+// status. dst and src are objects of the kind. `kubectl apply` leaves an object so: the status subresource of every
+// input kind makes the API server ignore the status a manifest holds.
+func (k *Kind) CopyStatus(dst, src Object) {
+	if k.copyStatus != nil {
+		k.copyStatus(dst, src)
+	}
+}
+
 // store is how Inputs holds the objects of one kind.
 type store interface {
 	new() Object
@@ -116,35 +143,58 @@ type store interface {
 
 // Kinds are the input kinds, in the order summaries list them.
 var Kinds = []*Kind{
-	{Name: KindImageContentSourcePolicy, Configures: generated.Registries, GroupVersion: operatorv1alpha1.GroupVersion, Resource: "imagecontentsourcepolicies", Mirrors: true,
+	{Name: KindImageContentSourcePolicy, Configures: generated.Registries, GroupVersion: operatorv1alpha1.GroupVersion, install: operatorv1alpha1.Install, Resource: "imagecontentsourcepolicies", Mirrors: true,
 		store: listOf(func(in *Inputs) *[]*operatorv1alpha1.ImageContentSourcePolicy { return &in.ImageContentSourcePolicies })},
-	{Name: KindImageDigestMirrorSet, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "imagedigestmirrorsets", Mirrors: true,
-		store: listOf(func(in *Inputs) *[]*configv1.ImageDigestMirrorSet { return &in.ImageDigestMirrorSets })},
-	{Name: KindImageTagMirrorSet, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "imagetagmirrorsets", Mirrors: true,
-		store: listOf(func(in *Inputs) *[]*configv1.ImageTagMirrorSet { return &in.ImageTagMirrorSets })},
-	{Name: KindClusterImagePolicy, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "clusterimagepolicies",
+	{Name: KindImageDigestMirrorSet, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "imagedigestmirrorsets", Mirrors: true,
+		copyStatus: statusAt(func(o *configv1.ImageDigestMirrorSet) *configv1.ImageDigestMirrorSetStatus { return &o.Status }),
+		store:      listOf(func(in *Inputs) *[]*configv1.ImageDigestMirrorSet { return &in.ImageDigestMirrorSets })},
+	{Name: KindImageTagMirrorSet, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "imagetagmirrorsets", Mirrors: true,
+		copyStatus: statusAt(func(o *configv1.ImageTagMirrorSet) *configv1.ImageTagMirrorSetStatus { return &o.Status }),
+		store:      listOf(func(in *Inputs) *[]*configv1.ImageTagMirrorSet { return &in.ImageTagMirrorSets })},
+	{Name: KindClusterImagePolicy, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "clusterimagepolicies",
 		Gate: GateSigstoreImageVerification, Optional: true,
-		Status: conditionsAt(func(o *configv1.ClusterImagePolicy) *[]metav1.Condition { return &o.Status.Conditions }),
-		store:  listOf(func(in *Inputs) *[]*configv1.ClusterImagePolicy { return &in.ClusterImagePolicies })},
-	{Name: KindImagePolicy, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "imagepolicies", Namespaced: true,
+		Status:     conditionsAt(func(o *configv1.ClusterImagePolicy) *[]metav1.Condition { return &o.Status.Conditions }),
+		copyStatus: statusAt(func(o *configv1.ClusterImagePolicy) *configv1.ClusterImagePolicyStatus { return &o.Status }),
+		store:      listOf(func(in *Inputs) *[]*configv1.ClusterImagePolicy { return &in.ClusterImagePolicies })},
+	{Name: KindImagePolicy, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "imagepolicies", Namespaced: true,
 		Gate: GateSigstoreImageVerification, Optional: true,
-		Status: conditionsAt(func(o *configv1.ImagePolicy) *[]metav1.Condition { return &o.Status.Conditions }),
-		store:  listOf(func(in *Inputs) *[]*configv1.ImagePolicy { return &in.ImagePolicies })},
-	{Name: KindImage, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, Resource: "images", Singleton: ImageConfigName,
-		store: singleton(func(in *Inputs) **configv1.Image { return &in.Image })},
-	{Name: KindClusterVersion, GroupVersion: configv1.GroupVersion, Resource: "clusterversions", Singleton: ClusterVersionName,
-		store: singleton(func(in *Inputs) **configv1.ClusterVersion { return &in.ClusterVersion })},
-	{Name: KindFeatureGate, GroupVersion: configv1.GroupVersion, Resource: "featuregates", Singleton: FeatureGateName, Optional: true,
-		store: singleton(func(in *Inputs) **configv1.FeatureGate { return &in.FeatureGate })},
-	{Name: KindMachineConfigPool, GroupVersion: mcfgv1.GroupVersion, Resource: "machineconfigpools",
-		store: listOf(func(in *Inputs) *[]*mcfgv1.MachineConfigPool { return &in.Pools })},
-	{Name: KindInfrastructure, GroupVersion: configv1.GroupVersion, Resource: "infrastructures", Singleton: InfrastructureName,
-		store: singleton(func(in *Inputs) **configv1.Infrastructure { return &in.Infrastructure })},
-	{Name: KindCRIOCredentialProvider, Configures: generated.CredentialProviders, GroupVersion: configv1.GroupVersion,
+		Status:     conditionsAt(func(o *configv1.ImagePolicy) *[]metav1.Condition { return &o.Status.Conditions }),
+		copyStatus: statusAt(func(o *configv1.ImagePolicy) *configv1.ImagePolicyStatus { return &o.Status }),
+		store:      listOf(func(in *Inputs) *[]*configv1.ImagePolicy { return &in.ImagePolicies })},
+	{Name: KindImage, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "images", Singleton: ImageConfigName,
+		copyStatus: statusAt(func(o *configv1.Image) *configv1.ImageStatus { return &o.Status }),
+		store:      singleton(func(in *Inputs) **configv1.Image { return &in.Image })},
+	{Name: KindClusterVersion, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "clusterversions", Singleton: ClusterVersionName,
+		copyStatus: statusAt(func(o *configv1.ClusterVersion) *configv1.ClusterVersionStatus { return &o.Status }),
+		store:      singleton(func(in *Inputs) **configv1.ClusterVersion { return &in.ClusterVersion })},
+	{Name: KindFeatureGate, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "featuregates", Singleton: FeatureGateName, Optional: true,
+		copyStatus: statusAt(func(o *configv1.FeatureGate) *configv1.FeatureGateStatus { return &o.Status }),
+		store:      singleton(func(in *Inputs) **configv1.FeatureGate { return &in.FeatureGate })},
+	{Name: KindMachineConfigPool, GroupVersion: mcfgv1.GroupVersion, install: mcfgv1.Install, Resource: "machineconfigpools",
+		copyStatus: statusAt(func(o *mcfgv1.MachineConfigPool) *mcfgv1.MachineConfigPoolStatus { return &o.Status }),
+		store:      listOf(func(in *Inputs) *[]*mcfgv1.MachineConfigPool { return &in.Pools })},
+	{Name: KindInfrastructure, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "infrastructures", Singleton: InfrastructureName,
+		copyStatus: statusAt(func(o *configv1.Infrastructure) *configv1.InfrastructureStatus { return &o.Status }),
+		store:      singleton(func(in *Inputs) **configv1.Infrastructure { return &in.Infrastructure })},
+	{Name: KindCRIOCredentialProvider, Configures: generated.CredentialProviders, GroupVersion: configv1.GroupVersion, install: configv1.Install,
 		Resource: "criocredentialproviderconfigs", Singleton: CRIOCredentialProviderConfigName, Gate: GateCRIOCredentialProviderConfig, Optional: true,
 		SingletonRule: "criocredentialproviderconfig is a singleton, .metadata.name must be 'cluster'",
 		Status:        conditionsAt(func(o *configv1.CRIOCredentialProviderConfig) *[]metav1.Condition { return &o.Status.Conditions }),
-		store:         singleton(func(in *Inputs) **configv1.CRIOCredentialProviderConfig { return &in.CRIOCredentialProviderConfig })},
+		copyStatus: statusAt(func(o *configv1.CRIOCredentialProviderConfig) *configv1.CRIOCredentialProviderConfigStatus {
+			return &o.Status
+		}),
+		store: singleton(func(in *Inputs) **configv1.CRIOCredentialProviderConfig { return &in.CRIOCredentialProviderConfig })},
+}
+
+// AddToScheme adds the types of every input kind's API group to s, e.g. for an event recorder, which must know
+// the type of an object an informer returns without type metadata.
+func AddToScheme(s *runtime.Scheme) error {
+	for _, k := range Kinds {
+		if err := k.install(s); err != nil {
+			return fmt.Errorf("%s: %w", k.Name, err)
+		}
+	}
+	return nil
 }
 
 // KindNamed returns the kind with the given name ("ImageDigestMirrorSet"), or nil.

@@ -13,7 +13,6 @@ package preview
 import (
 	"fmt"
 	"maps"
-	"reflect"
 
 	"github.com/openshift/registries-controller/pkg/inputfiles"
 	"github.com/openshift/registries-controller/pkg/inputs"
@@ -61,7 +60,7 @@ func Overlay(in *inputs.Inputs, objs []inputfiles.Object, deletes []Delete) (*in
 		if existing != nil {
 			edit.Op = OpReplaced
 		}
-		out.Add(o.Kind, Applied(o.Object, existing))
+		out.Add(o.Kind, Applied(o.Kind, o.Object, existing))
 		overlaid[ref] = o.Where
 		edits = append(edits, edit)
 	}
@@ -91,16 +90,13 @@ func refArg(d Delete) string {
 // the labels and annotations it has besides obj's, which apply keeps; and existing's status, or none. Every
 // input kind has a status subresource, so the server ignores the status a manifest holds, on create too. This
 // matters: the render reads the ClusterVersion's, FeatureGate's and pools' status.
-func Applied(obj, existing inputs.Object) inputs.Object {
+func Applied(k *inputs.Kind, obj, existing inputs.Object) inputs.Object {
 	out, ok := obj.DeepCopyObject().(inputs.Object)
 	if !ok {
 		panic(fmt.Sprintf("DeepCopyObject of %T is not an inputs.Object", obj))
 	}
-	status := reflect.ValueOf(out).Elem().FieldByName("Status")
+	k.CopyStatus(out, existing)
 	if existing == nil {
-		if status.IsValid() {
-			status.SetZero()
-		}
 		return out
 	}
 	out.SetUID(existing.GetUID())
@@ -109,9 +105,6 @@ func Applied(obj, existing inputs.Object) inputs.Object {
 	out.SetCreationTimestamp(existing.GetCreationTimestamp())
 	out.SetLabels(merged(existing.GetLabels(), obj.GetLabels()))
 	out.SetAnnotations(merged(existing.GetAnnotations(), obj.GetAnnotations()))
-	if status.IsValid() {
-		status.Set(reflect.ValueOf(existing.DeepCopyObject()).Elem().FieldByName("Status"))
-	}
 	return out
 }
 
