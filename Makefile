@@ -9,18 +9,41 @@ LDFLAGS := -X github.com/openshift/registries-controller/pkg/version.Version=$(V
 PKGS := ./...
 TEST_TIMEOUT ?= 40m
 
-.PHONY: all build test unit run bench bench-merge bench-controller fuzz verify test-assets crds clean
+.PHONY: all build image image-binary test test-race unit run bench bench-merge bench-controller fuzz verify \
+	test-assets test-registry crds clean
 
 all: build
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/registries-controller
 
-# test runs every test, against a real kube-apiserver and etcd built from the pinned modules in
-# hack/tools (built once, then cached: see hack/test-assets.sh).
-test: build
-	KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
+# image: the container image, built offline with only Go (hack/image.sh): the OCI layout _output/image/oci and
+# the tarball _output/image/registries-controller.tar. The Dockerfile builds the same image for the release
+# pipeline; its builder stage runs image-binary.
+IMAGE_DIR := _output/image
+IMAGE_BIN := $(IMAGE_DIR)/registries-controller
+image: image-binary
+	hack/image.sh $(IMAGE_BIN) $(VERSION)
+
+# image-binary: the statically linked binary the image carries.
+image-binary:
+	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(IMAGE_BIN) ./cmd/registries-controller
+
+# test runs every test, against a real kube-apiserver and etcd and a container registry built from the pinned
+# modules in hack/tools (built once, then cached: see hack/test-assets.sh and hack/test-registry.sh), then the
+# controller's packages under the race detector (test-race).
+test: build image
+	assets="$$(hack/test-assets.sh)" && registry="$$(hack/test-registry.sh)" && \
+	KUBEBUILDER_ASSETS="$$assets" REGISTRIES_CONTROLLER_TEST_REGISTRY="$$registry" \
+		REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" REGISTRIES_CONTROLLER_IMAGE="$(CURDIR)/$(IMAGE_DIR)/oci" \
 		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
+	$(MAKE) test-race
+
+# test-race runs the packages of the controller and everything it calls under the race detector (they need no
+# control plane).
+RACE_PKGS := ./pkg/...
+test-race:
+	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
 
 # unit runs the tests that need no control plane.
 unit:
@@ -47,17 +70,21 @@ bench-controller: build
 	KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
 		$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./test/integration/
 
-# verify: gofmt, go vet, vendor/ and test/crds up to date, staticcheck (pinned in hack/tools/staticcheck).
+# verify: gofmt, go vet (also of the image tool's module), vendor/ and test/crds up to date, staticcheck (pinned in hack/tools/staticcheck).
 verify:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^vendor/')); \
 		if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	cd hack/tools/image && GOFLAGS= $(GO) vet ./...
 	hack/verify-vendor.sh
 	hack/update-crds.sh --verify
 	hack/staticcheck.sh
 
 test-assets:
 	@hack/test-assets.sh
+
+test-registry:
+	@hack/test-registry.sh
 
 crds:
 	hack/update-crds.sh
