@@ -73,7 +73,8 @@ bench-controller: build
 	KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
 		$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./test/integration/
 
-# verify: gofmt, go vet (also of the image tool's module), vendor/ and test/crds up to date, staticcheck (pinned in hack/tools/staticcheck).
+# verify: gofmt, go vet (also of the image tool's module), vendor/ and test/crds up to date, staticcheck (pinned
+# in hack/tools/staticcheck).
 verify:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^vendor/')); \
 		if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
