@@ -5,6 +5,8 @@ export GOFLAGS := $(strip $(GOFLAGS) -tags=containers_image_openpgp)
 
 BIN := _output/bin/registries-controller
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# Expanded once: a commit during a long run must not give the image's binary and its label different versions.
+VERSION := $(VERSION)
 LDFLAGS := -X github.com/openshift/registries-controller/pkg/version.Version=$(VERSION)
 PKGS := ./...
 TEST_TIMEOUT ?= 40m
