@@ -5,23 +5,51 @@ export GOFLAGS := $(strip $(GOFLAGS) -tags=containers_image_openpgp)
 
 BIN := _output/bin/registries-controller
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# Expanded once: a commit during a long run must not give the image's binary and its label different versions.
+VERSION := $(VERSION)
 LDFLAGS := -X github.com/openshift/registries-controller/pkg/version.Version=$(VERSION)
 PKGS := ./...
 TEST_TIMEOUT ?= 40m
 
-.PHONY: all build test unit run bench bench-merge bench-controller fuzz verify test-assets crds clean
+.PHONY: all build image image-binary test test-race unit run bench bench-merge bench-controller fuzz verify \
+	test-assets test-registry crds clean
 
 all: build
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/registries-controller
 
-# test runs every test, against a real kube-apiserver and etcd built from the pinned modules in
-# hack/tools (built once, then cached: see hack/test-assets.sh), and the alerts' rule tests with promtool, built
-# from the pinned Prometheus module the same way (hack/promtool.sh).
-test: build
-	KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" PROMTOOL="$$(hack/promtool.sh)" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
+# image: the container image, built offline with only Go (hack/image.sh): the OCI layout _output/image/oci and
+# the tarball _output/image/registries-controller.tar. The Dockerfile builds the same image for the release
+# pipeline; its builder stage runs image-binary.
+IMAGE_DIR := _output/image
+IMAGE_BIN := $(IMAGE_DIR)/registries-controller
+image: image-binary
+	hack/image.sh $(IMAGE_BIN) $(VERSION)
+
+# image-binary: the statically linked binary the image carries.
+image-binary:
+	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(IMAGE_BIN) ./cmd/registries-controller
+
+# test runs every test, against a real kube-apiserver and etcd and a container registry built from the pinned
+# modules in hack/tools (built once, then cached: see hack/test-assets.sh and hack/test-registry.sh), the alerts'
+# rule tests with promtool, built from the pinned Prometheus module the same way (hack/promtool.sh), then the
+# controller's code under the race detector (test-race).
+test: build image
+	assets="$$(hack/test-assets.sh)" && registry="$$(hack/test-registry.sh)" && promtool="$$(hack/promtool.sh)" && \
+	KUBEBUILDER_ASSETS="$$assets" REGISTRIES_CONTROLLER_TEST_REGISTRY="$$registry" PROMTOOL="$$promtool" \
+		REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" REGISTRIES_CONTROLLER_IMAGE="$(CURDIR)/$(IMAGE_DIR)/oci" \
 		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
+	$(MAKE) test-race
+
+# test-race runs the controller's code under the race detector: the packages of pkg/ and the controller run
+# in-process against a real control plane (test/integration). pkg/registries is left out: the merge runs on one
+# goroutine, and its differential tests take ten times longer under the detector.
+RACE_PKGS = $(filter-out %/pkg/registries,$(shell $(GO) list ./pkg/...)) ./test/integration/
+test-race: build
+	assets="$$(hack/test-assets.sh)" && \
+	KUBEBUILDER_ASSETS="$$assets" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
+		$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
 
 # unit runs the tests that need no control plane.
 unit:
@@ -48,17 +76,22 @@ bench-controller: build
 	KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
 		$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./test/integration/
 
-# verify: gofmt, go vet, vendor/ and test/crds up to date, staticcheck (pinned in hack/tools/staticcheck).
+# verify: gofmt, go vet (also of the image tool's module), vendor/ and test/crds up to date, staticcheck (pinned
+# in hack/tools/staticcheck).
 verify:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^vendor/')); \
 		if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	cd hack/tools/image && GOFLAGS= $(GO) vet ./...
 	hack/verify-vendor.sh
 	hack/update-crds.sh --verify
 	hack/staticcheck.sh
 
 test-assets:
 	@hack/test-assets.sh
+
+test-registry:
+	@hack/test-registry.sh
 
 crds:
 	hack/update-crds.sh

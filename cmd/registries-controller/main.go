@@ -10,6 +10,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/openshift/registries-controller/pkg/version"
 )
 
 // exitError carries the exit status a subcommand wants; its message has already been printed.
@@ -23,6 +25,8 @@ func newRootCommand() *cobra.Command {
 		Short:         "Render mirror configuration into per-pool MachineConfigs, and explain what it does on nodes",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version prints "registries-controller version v0.1.0-12-gabcdef0" (set at link time by the Makefile).
+		Version: version.Version,
 	}
 	root.AddCommand(newStartCommand())
 	root.AddCommand(newRenderCommand())

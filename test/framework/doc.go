@@ -18,8 +18,8 @@
 //		})
 //	}
 //
-// Run skips the package (exit 0, with the reason printed) when the binaries cannot be obtained or with
-// `go test -short`, and fails it (exit 1) when the binaries cannot be obtained and CI=true. Set
+// Run skips the package (exit 0, with the reason printed) only with `go test -short`, and fails it (exit 1) when
+// the binaries cannot be obtained: a missing tool never skips a test. Set
 // KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true to see the output of etcd and kube-apiserver;
 // KUBEBUILDER_CONTROLPLANE_START_TIMEOUT and KUBEBUILDER_CONTROLPLANE_STOP_TIMEOUT (Go durations, 1m and 20s by
 // default) bound how long each may take to become ready and to exit after SIGTERM.

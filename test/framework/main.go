@@ -13,12 +13,9 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
-// envCI is set to "true" by .ci/run: there, a package that needs a control plane must run, never skip.
-const envCI = "CI"
-
 // Run is the TestMain of a package whose tests need a control plane: it starts one (see Start), calls setup
 // with it (setup may be nil; an error fails the package), runs the tests, stops the control plane and exits.
-// When the control plane binaries cannot be obtained it skips or fails the package, as RequireAssets does.
+// When the control plane binaries cannot be obtained it fails the package, as RequireAssets does.
 // SIGINT and SIGTERM stop the control plane in order before the process exits, removing its temporary files;
 // any other end of the process (SIGKILL, go test -timeout) takes etcd and kube-apiserver with it on Linux (see
 // Start), leaving only their files in the temporary directory.
@@ -69,10 +66,9 @@ func stopOnSignal(cp *ControlPlane, sigs <-chan os.Signal) {
 }
 
 // RequireAssets is for TestMain of packages that need the control plane binaries: it returns their directory
-// (see AssetsDir), or ends the process, printing why:
-//   - with `go test -short`: exit 0, the package is skipped;
-//   - when the binaries cannot be obtained and CI=true: exit 1, the package fails;
-//   - when the binaries cannot be obtained otherwise: exit 0, the package is skipped.
+// (see AssetsDir, which builds them on first use), or ends the process, printing why:
+//   - with `go test -short`: exit 0, the package is skipped, as asked;
+//   - when the binaries cannot be obtained: exit 1, the package fails. A missing tool never skips a test.
 func RequireAssets() string {
 	if !flag.Parsed() {
 		flag.Parse()
@@ -82,19 +78,13 @@ func RequireAssets() string {
 		os.Exit(0)
 	}
 	dir, err := AssetsDir()
-	switch {
-	case err == nil:
+	if err == nil {
 		return dir
-	case !errors.Is(err, ErrNoAssets):
-		fmt.Fprintf(os.Stderr, "FAIL: test/framework: %v\n", err)
-	case os.Getenv(envCI) == "true":
-		fmt.Fprintf(os.Stderr, "FAIL: test/framework: %v\n"+
-			"CI=true: packages that need a control plane must run; build the binaries with hack/test-assets.sh "+
-			"and point %s at the directory it prints (make test does)\n", err, EnvAssets)
-	default:
-		fmt.Printf("SKIP: %v\nBuild them with hack/test-assets.sh (a few minutes, once) and set %s to the "+
-			"directory it prints, or run make test. With CI=true this fails instead.\n", err, EnvAssets)
-		os.Exit(0)
+	}
+	fmt.Fprintf(os.Stderr, "FAIL: test/framework: %v\n", err)
+	if errors.Is(err, ErrNoAssets) {
+		fmt.Fprintf(os.Stderr, "Packages that need a control plane must run: run make test, or build the binaries with "+
+			"%s and point %s at the directory it prints\n", testAssetsScript, EnvAssets)
 	}
 	os.Exit(1)
 	return ""

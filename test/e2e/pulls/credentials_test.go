@@ -37,9 +37,8 @@ func pullSecret(t *testing.T, hosts ...string) string {
 // authentication. Without an entry for the mirror, the pull's attempt at the mirror fails with 401 and the
 // source serves it, as explain warns; with one, the mirror serves it and explain warns no more.
 func TestAMirrorWithoutCredentialsFailsWith401AsExplainWarns(t *testing.T) {
-	bin := requireRegistryBinary(t)
 	cert := newServerCert(t)
-	mirror, source := startRegistryWithAuth(t, bin, cert, mirrorHtpasswd), startRegistry(t, bin, nil)
+	mirror, source := startRegistryWithAuth(t, cert, mirrorHtpasswd), startRegistry(t, nil)
 	certDir := t.TempDir()
 	writeTestFile(t, filepath.Join(certDir, "ca.crt"), cert.certPEM)
 	image := newTestImage(t)

@@ -1,7 +1,8 @@
-// Package pulls proves the rendered files with real pulls: a real registry (Debian's docker-registry,
-// distribution 2.8) on loopback serves as mirror, the configuration is rendered by the project from
-// mirror objects, and containers/image's docker transport (what CRI-O uses) pulls through it. For every
-// scenario, explain's answer is checked against what the pull actually did.
+// Package pulls proves the rendered files with real pulls: a real registry (distribution v3's registry, built
+// from the module pinned in hack/tools/registry; see framework.StartRegistry) on loopback serves as mirror,
+// the configuration is rendered by the project from mirror objects, and containers/image's docker transport
+// (what CRI-O uses) pulls through it. For every scenario, explain's answer is checked against what the pull
+// actually did.
 package pulls
 
 import (
@@ -17,23 +18,23 @@ import (
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // env is what every scenario shares: a TLS registry and a plain-HTTP registry holding the test image,
 // a listener standing in for a source that must never be contacted, and a CA directory for clients.
 type env struct {
-	tls, http *registry
+	tls, http *framework.Registry
 	never     *countingListener
 	certDir   string
 	image     *testImage
 }
 
 func newEnv(t *testing.T) *env {
-	bin := requireRegistryBinary(t)
 	cert := newServerCert(t)
 	e := &env{
-		tls:     startRegistry(t, bin, cert),
-		http:    startRegistry(t, bin, nil),
+		tls:     startRegistry(t, cert),
+		http:    startRegistry(t, nil),
 		never:   newCountingListener(t),
 		certDir: t.TempDir(),
 		image:   newTestImage(t),

@@ -1,21 +1,15 @@
 package pulls
 
 import (
-	"bytes"
-	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
-	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
-	"fmt"
 	"math/big"
 	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -24,33 +18,6 @@ import (
 
 	"github.com/openshift/registries-controller/test/framework"
 )
-
-// registryBinary is Debian's docker-registry (distribution 2.8); .ci/run installs it.
-const registryBinary = "docker-registry"
-
-// requireRegistryBinary returns the path of docker-registry. Without it the test fails in CI, where
-// .ci/run installs it, and is skipped elsewhere.
-func requireRegistryBinary(t *testing.T) string {
-	t.Helper()
-	path, err := exec.LookPath(registryBinary)
-	if err == nil {
-		return path
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s not found (.ci/run installs it with apt-get): %v", registryBinary, err)
-	}
-	t.Skipf("%s not found; install Debian's docker-registry package to run the real-pull tests", registryBinary)
-	return ""
-}
-
-// registry is a docker-registry process serving on loopback, stopped when the test ends.
-type registry struct {
-	// Host is "127.0.0.1:<port>", as it appears in image references.
-	Host string
-	TLS  bool
-	// Stop kills the registry: its host then refuses connections. The test's cleanup stops it anyway.
-	Stop func()
-}
 
 // serverCert is a self-signed certificate for 127.0.0.1, used both as the TLS registry's certificate and
 // as the CA clients trust.
@@ -97,90 +64,23 @@ func newServerCert(t *testing.T) *serverCert {
 	}
 }
 
-// startRegistry runs docker-registry with filesystem storage in a temporary directory, serving plain
-// HTTP, or TLS with cert when it is not nil, and waits until it answers.
-func startRegistry(t *testing.T, bin string, cert *serverCert) *registry {
+// startRegistry runs a registry on loopback (framework.StartRegistry: distribution's registry, built from
+// hack/tools/registry) with filesystem storage in a temporary directory, serving plain HTTP, or TLS with cert
+// when it is not nil, and waits until it answers.
+func startRegistry(t *testing.T, cert *serverCert) *framework.Registry {
 	t.Helper()
-	return startRegistryWithAuth(t, bin, cert, "")
+	return startRegistryWithAuth(t, cert, "")
 }
 
 // startRegistryWithAuth is startRegistry with basic authentication when htpasswd is not empty: the lines of
 // an htpasswd file (bcrypt), e.g. "user:$2y$05$...". Every request then needs credentials.
-func startRegistryWithAuth(t *testing.T, bin string, cert *serverCert, htpasswd string) *registry {
+func startRegistryWithAuth(t *testing.T, cert *serverCert, htpasswd string) *framework.Registry {
 	t.Helper()
-	dir := t.TempDir()
-	host := fmt.Sprintf("127.0.0.1:%d", framework.FreePort(t))
-	config := fmt.Sprintf(`version: 0.1
-log:
-  level: warn
-  accesslog:
-    disabled: true
-storage:
-  filesystem:
-    rootdirectory: %s
-http:
-  addr: %s
-  secret: registries-controller-e2e
-`, filepath.Join(dir, "storage"), host)
+	opts := framework.RegistryOptions{Htpasswd: htpasswd}
 	if cert != nil {
-		certFile, keyFile := filepath.Join(dir, "registry.crt"), filepath.Join(dir, "registry.key")
-		writeTestFile(t, certFile, cert.certPEM)
-		writeTestFile(t, keyFile, cert.keyPEM)
-		config += fmt.Sprintf("  tls:\n    certificate: %s\n    key: %s\n", certFile, keyFile)
+		opts.CertPEM, opts.KeyPEM, opts.RootCAs = cert.certPEM, cert.keyPEM, cert.pool
 	}
-	if htpasswd != "" {
-		file := filepath.Join(dir, "htpasswd")
-		writeTestFile(t, file, []byte(htpasswd))
-		config += fmt.Sprintf("auth:\n  htpasswd:\n    realm: e2e\n    path: %s\n", file)
-	}
-	configFile := filepath.Join(dir, "config.yml")
-	writeTestFile(t, configFile, []byte(config))
-
-	var output bytes.Buffer
-	cmd := exec.Command(bin, "serve", configFile)
-	cmd.Stdout, cmd.Stderr = &output, &output
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
-	var once sync.Once
-	stop := func() { once.Do(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }) }
-	t.Cleanup(func() {
-		stop()
-		if t.Failed() {
-			t.Logf("%s output:\n%s", host, output.String())
-		}
-	})
-	r := &registry{Host: host, TLS: cert != nil, Stop: stop}
-	r.waitReady(t, cert)
-	return r
-}
-
-func (r *registry) waitReady(t *testing.T, cert *serverCert) {
-	t.Helper()
-	url := "http://" + r.Host + "/v2/"
-	client := &http.Client{Timeout: time.Second}
-	if cert != nil {
-		url = "https://" + r.Host + "/v2/"
-		client.Transport = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: cert.pool}}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		resp, err := client.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			// 401: the registry answers, and wants credentials.
-			if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusUnauthorized {
-				return
-			}
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("registry %s did not become ready: %v", r.Host, err)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
+	return framework.StartRegistry(t, opts)
 }
 
 func writeTestFile(t *testing.T, path string, data []byte) {

@@ -15,13 +15,14 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/explain"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // signedEnv holds what the signature scenarios share: a source registry that is stopped once the images are
 // mirrored, the mirror registry, and three images pushed to the source and copied, signatures included, to
 // the mirror: one signed with the key the policies trust, one unsigned, one signed with another key.
 type signedEnv struct {
-	source, mirror *registry
+	source, mirror *framework.Registry
 	certDir        string
 	// publicKey is the PEM public key the policies trust.
 	publicKey []byte
@@ -63,11 +64,10 @@ func newSigner(t *testing.T) (*signer.Signer, []byte) {
 }
 
 func newSignedEnv(t *testing.T) *signedEnv {
-	bin := requireRegistryBinary(t)
 	cert := newServerCert(t)
 	e := &signedEnv{
-		source:  startRegistry(t, bin, cert),
-		mirror:  startRegistry(t, bin, cert),
+		source:  startRegistry(t, cert),
+		mirror:  startRegistry(t, cert),
 		certDir: t.TempDir(),
 		digests: map[string]digest.Digest{},
 	}
