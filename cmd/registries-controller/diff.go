@@ -73,6 +73,12 @@ func oneLine(err error) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
 }
 
+// oneLineError prints err on one line, for a one-line error message, and keeps it for errors.Is and errors.As.
+type oneLineError struct{ err error }
+
+func (e oneLineError) Error() string { return oneLine(e.err) }
+func (e oneLineError) Unwrap() error { return e.err }
+
 func runDiff(w io.Writer, o *diffOptions, oldPath, newPath string) (bool, error) {
 	policy := nodeaction.DefaultPolicy()
 	if o.policyFile != "" {

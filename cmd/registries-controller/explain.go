@@ -96,12 +96,12 @@ func (o *explainOptions) run(stdout, stderr io.Writer, ref string) error {
 			fmt.Fprintln(stderr, invalid.Error())
 			return &exitError{code: 2}
 		}
-		return errors.New(oneLine(err))
+		return oneLineError{err}
 	}
 	defer cfg.Close()
 	e, err := o.explain(cfg, files, ref, prov, o.signed(files))
 	if err != nil {
-		return errors.New(oneLine(err))
+		return oneLineError{err}
 	}
 	return e.WriteText(stdout)
 }

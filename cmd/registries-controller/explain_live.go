@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
 	"github.com/openshift/registries-controller/pkg/explain"
@@ -33,45 +33,45 @@ func (o *explainOptions) runLive(ctx context.Context, stdout, stderr io.Writer, 
 	if pool == nil {
 		return fmt.Errorf("MachineConfigPool %s does not exist", o.pool)
 	}
-	running, files, err := r.Running(pool)
+	state, err := r.PoolState(pool, generated.Registries)
 	if err != nil {
 		return err
 	}
+	if state.RunningErr != nil {
+		return state.RunningErr
+	}
+	files := state.Running
 	prov, err := o.provenance(r, pool, files, stderr)
 	if err != nil {
 		return err
 	}
-	next, err := rollingOut(r, pool, files)
-	if err != nil {
-		return err
+	var next nodefiles.Files
+	if state.RollingOut() {
+		next = state.Expected
 	}
-	signed := o.signed(files, next.files)
+	signed := o.signed(files, next)
 	now, err := o.explainFiles(files, ref, prov, signed)
 	if err != nil {
-		return errors.New(oneLine(err))
+		return oneLineError{err}
 	}
-	fmt.Fprintf(stdout, "pool %s: its nodes run %s (the pool's status.configuration)\n", o.pool, running)
+	fmt.Fprintf(stdout, "pool %s: its nodes run %s (the pool's status.configuration)\n", o.pool, state.Rendered)
 	if err := now.WriteText(stdout); err != nil {
 		return err
 	}
-	if next.files == nil {
+	if next == nil {
 		return nil
 	}
 	// Compared without provenance: it describes the cluster's objects, which may render neither side.
-	plainNow, err := o.explainFiles(files, ref, nil, signed)
+	plainNext, err := o.explainFiles(next, ref, nil, signed)
 	if err != nil {
-		return errors.New(oneLine(err))
+		return oneLineError{err}
 	}
-	plainNext, err := o.explainFiles(next.files, ref, nil, signed)
-	if err != nil {
-		return errors.New(oneLine(err))
-	}
-	diffs, err := explain.Differences(plainNow, plainNext)
+	diffs, err := explain.Differences(now.WithoutProvenance(), plainNext)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "rolling out: %s, whose files differ from what the nodes run (%s), is not live yet: %s\n",
-		next.generated, next.difference, next.state.Message)
+		strings.Join(state.Generated, ", "), state.Difference, state.State.Message)
 	if len(diffs) == 0 {
 		fmt.Fprintln(stdout, "  once it is live, the answer is the same")
 		return nil
@@ -113,48 +113,10 @@ func (o *explainOptions) provenance(r *cluster.Reader, pool *mcfgv1.MachineConfi
 	if err != nil {
 		return nil, err
 	}
-	if d := rollout.Difference(files, want.Files); d != "" {
+	if d := rollout.Difference(generated.Registries.Select(files), want.Files); d != "" {
 		fmt.Fprintf(stderr, "note: the objects behind each mirror are not named: the nodes run files rendered from other objects "+
 			"than the cluster holds now (%s)\n", d)
 		return nil, nil
 	}
 	return explain.ProvenanceOf(in, out), nil
-}
-
-// pending is a configuration rolling out to a pool.
-type pending struct {
-	// files are what the pool's nodes run at the managed paths once it is live; nil when nothing rolls out.
-	files nodefiles.Files
-	// generated names the generated MachineConfig that carries it, and difference what differs from what the
-	// nodes run now, e.g. "/etc/containers/registries.conf differs".
-	generated, difference string
-	// state is where the rollout stands.
-	state rollout.State
-}
-
-// rollingOut returns the configuration that rolls out to pool: its generated MachineConfig, when the files it
-// brings are not those the nodes run (files). None when they are, or nothing was generated yet.
-func rollingOut(r *cluster.Reader, pool *mcfgv1.MachineConfigPool, files nodefiles.Files) (pending, error) {
-	gen, err := r.Generated(pool, generated.Registries)
-	if apierrors.IsNotFound(err) {
-		return pending{}, nil
-	}
-	if err != nil {
-		return pending{}, err
-	}
-	genConfig, err := r.Decoder().Decode(gen)
-	if err != nil {
-		return pending{}, err
-	}
-	genFiles := genConfig.Files
-	want, err := r.Expect(pool, generated.Registries, genFiles)
-	if err != nil {
-		return pending{}, err
-	}
-	d := rollout.Difference(files, want.Files)
-	if d == "" {
-		return pending{}, nil
-	}
-	st, err := r.Rollout(pool, generated.Registries, genFiles)
-	return pending{files: want.Files, generated: gen.Name, difference: d, state: st}, err
 }

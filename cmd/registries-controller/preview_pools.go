@@ -5,9 +5,8 @@ import (
 	"io"
 	"strings"
 
-	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
-
 	"github.com/openshift/registries-controller/pkg/cluster"
+	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/nodeaction"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/preview"
@@ -76,72 +75,51 @@ func (p *poolPrinter) print(pool preview.Pool) error {
 	return p.rollout(pool)
 }
 
-// rollout notes a pool whose nodes do not all run its generated MachineConfigs' files yet, and what those still on
-// older files would do: they go from what they run straight to the new files.
+// rollout notes a pool whose nodes do not all run its generated MachineConfigs' files yet (cluster.PoolState), and
+// what those still on older files would do: they go from what they run straight to the new files.
 func (p *poolPrinter) rollout(pool preview.Pool) error {
 	mcp := p.reader.Pool(pool.Name)
-	if mcp == nil {
+	if mcp == nil || len(pool.MachineConfigs) == 0 {
 		return nil
 	}
-	var notLive []rollout.State
-	var now, next nodefiles.Files
-	for _, m := range pool.MachineConfigs {
-		if m.Existing == nil {
-			continue
-		}
-		st, err := p.reader.Rollout(mcp, m.Key.Output, m.Old)
-		if err != nil {
-			return err
-		}
-		if st.Phase != rollout.Live {
-			notLive = append(notLive, st)
-		}
-		wantNow, err := p.reader.Expect(mcp, m.Key.Output, m.Old)
-		if err != nil {
-			return err
-		}
-		wantNext, err := p.reader.Expect(mcp, m.Key.Output, m.New)
-		if err != nil {
-			return err
-		}
-		now, next = append(now, wantNow.Files...), append(next, wantNext.Files...)
+	outputs := make([]*generated.Output, len(pool.MachineConfigs))
+	newFiles := map[*generated.Output]nodefiles.Files{}
+	for i, m := range pool.MachineConfigs {
+		outputs[i] = m.Key.Output
+		newFiles[m.Key.Output] = m.New
 	}
-	if len(notLive) == 0 {
+	state, err := p.reader.PoolState(mcp, outputs...)
+	if err != nil {
+		return err
+	}
+	st := state.State
+	if st.Phase == rollout.Live {
 		return nil
 	}
-	st := notLive[0]
 	if st.Phase == rollout.Degraded {
 		fmt.Fprintf(p.w, "note: the pool is degraded, and a change rolls out only once it recovers: %s\n", st.Message)
 	}
-	return p.stillOnOlder(mcp, pool, st, now, next)
-}
-
-// stillOnOlder prints what the nodes still on the rendered config the pool's status names would do: go from its
-// files straight to next, when they do not already run now (the files of the generated MachineConfigs as they are).
-func (p *poolPrinter) stillOnOlder(mcp *mcfgv1.MachineConfigPool, pool preview.Pool, st rollout.State, now, next nodefiles.Files) error {
-	running, files, err := p.reader.Running(mcp)
-	if err != nil {
-		fmt.Fprintf(p.w, "note: %s; what its nodes run cannot be compared: %v\n", st.Message, err)
+	if state.RunningErr != nil {
+		fmt.Fprintf(p.w, "note: %s; what its nodes run cannot be compared: %v\n", st.Message, state.RunningErr)
 		return nil
 	}
-	d := rollout.Difference(files, now)
-	if d == "" {
+	if !state.RollingOut() {
 		return nil // another change rolls out; the nodes run these files already
 	}
-	res, err := nodeaction.Classify(files, next, p.policy, p.opts)
+	next, err := p.reader.ExpectAll(mcp, newFiles)
 	if err != nil {
-		return fmt.Errorf("comparing %s with the new files: %w", running, err)
+		return err
 	}
-	var names []string
-	for _, m := range pool.MachineConfigs {
-		names = append(names, m.Key.Name())
+	res, err := nodeaction.Classify(state.Running, next, p.policy, p.opts)
+	if err != nil {
+		return fmt.Errorf("comparing %s with the new files: %w", state.Rendered, err)
 	}
 	fmt.Fprintf(p.w, "note: a rollout is in progress: %s; nodes not yet updated run %s, which differs from %s (%s)\n",
-		st.Message, running, strings.Join(names, " and "), d)
+		st.Message, state.Rendered, strings.Join(state.Generated, " and "), state.Difference)
 	if len(res.Changed) == 0 {
-		fmt.Fprintf(p.w, "  nodes still on %s already have the new files\n", running)
+		fmt.Fprintf(p.w, "  nodes still on %s already have the new files\n", state.Rendered)
 		return nil
 	}
-	fmt.Fprintf(p.w, "  nodes still on %s would go straight to the new files: %s (%s)\n", running, res.Action, res.Action.Describe())
+	fmt.Fprintf(p.w, "  nodes still on %s would go straight to the new files: %s (%s)\n", state.Rendered, res.Action, res.Action.Describe())
 	return nil
 }

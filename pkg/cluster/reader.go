@@ -14,10 +14,12 @@ package cluster
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	mcfglisters "github.com/openshift/client-go/machineconfiguration/listers/machineconfiguration/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 
@@ -333,9 +335,9 @@ func (r *Reader) Rollout(pool *mcfgv1.MachineConfigPool, output *generated.Outpu
 }
 
 // PoolRollout returns where out, a render, stands on pool: Live when every output out manages (render.Written or
-// render.Removed) is live there; otherwise the state of the first output that is not, a Degraded one first.
+// render.Removed) is live there; otherwise the state of the output furthest from live (rollout.Furthest).
 func (r *Reader) PoolRollout(pool *mcfgv1.MachineConfigPool, out *render.Output) (rollout.State, error) {
-	var live, pending *rollout.State
+	var states []rollout.State
 	for _, o := range out.Outputs {
 		if o.State == render.Unmanaged {
 			continue
@@ -344,24 +346,97 @@ func (r *Reader) PoolRollout(pool *mcfgv1.MachineConfigPool, out *render.Output)
 		if err != nil {
 			return rollout.State{}, err
 		}
-		switch st.Phase {
-		case rollout.Degraded:
-			return st, nil
-		case rollout.Live:
-			if live == nil {
-				live = &st
-			}
-		default:
-			if pending == nil {
-				pending = &st
-			}
+		states = append(states, st)
+	}
+	if len(states) == 0 {
+		return rollout.State{Pool: pool.Name, Phase: rollout.Live, Message: "nothing to roll out"}, nil
+	}
+	return rollout.Furthest(states), nil
+}
+
+// PoolState is where the nodes of a pool stand against the pool's generated MachineConfigs as the cluster holds
+// them now: what they run, what they will run once those are live, and how far the rollout is.
+type PoolState struct {
+	// Rendered is the rendered config the pool's status names, which every node runs or is leaving, and Running its
+	// files at the paths of the outputs asked about; RunningErr says why they cannot be read (no rendered config
+	// yet).
+	Rendered   string
+	Running    nodefiles.Files
+	RunningErr error
+	// Generated are the names of the generated MachineConfigs of the outputs asked about that exist, e.g.
+	// 99-worker-generated-registries; Files are what each writes, by output.
+	Generated []string
+	Files     map[*generated.Output]nodefiles.Files
+	// Expected are the files the nodes run at the outputs' paths once the generated MachineConfigs are live
+	// (Expect), and Difference the first path at which Running differs from them ("" when the nodes run them
+	// already, or Running cannot be read).
+	Expected   nodefiles.Files
+	Difference string
+	// State is the furthest from live of the outputs' rollouts (Degraded, then Pending, then Live).
+	State rollout.State
+}
+
+// RollingOut reports whether the nodes do not run the generated MachineConfigs yet.
+func (s PoolState) RollingOut() bool { return s.Difference != "" }
+
+// PoolState returns where pool stands against its generated MachineConfigs of outputs (every output when none is
+// given), as the cluster holds them now: the one judgement of "what is rolling out" `explain --kubeconfig` and
+// `preview` make. A generated MachineConfig that does not exist counts as writing nothing.
+func (r *Reader) PoolState(pool *mcfgv1.MachineConfigPool, outputs ...*generated.Output) (PoolState, error) {
+	if len(outputs) == 0 {
+		outputs = generated.Outputs
+	}
+	st := PoolState{Files: map[*generated.Output]nodefiles.Files{}}
+	var running nodefiles.Files
+	st.Rendered, running, st.RunningErr = r.Running(pool)
+	for _, f := range running {
+		if o, ok := generated.OwnerOf(f.Path); ok && slices.Contains(outputs, o) {
+			st.Running = append(st.Running, f)
 		}
 	}
-	switch {
-	case pending != nil:
-		return *pending, nil
-	case live != nil:
-		return *live, nil
+	var states []rollout.State
+	for _, o := range outputs {
+		gen, err := r.Generated(pool, o)
+		switch {
+		case apierrors.IsNotFound(err):
+		case err != nil:
+			return st, err
+		default:
+			cfg, err := r.decoder.Decode(gen)
+			if err != nil {
+				return st, err
+			}
+			st.Generated = append(st.Generated, gen.Name)
+			st.Files[o] = cfg.Files
+		}
+		want, err := r.Expect(pool, o, st.Files[o])
+		if err != nil {
+			return st, err
+		}
+		st.Expected = append(st.Expected, want.Files...)
+		states = append(states, rollout.Judge(pool, r.lister.Get, r.decoder, want))
 	}
-	return rollout.State{Pool: pool.Name, Phase: rollout.Live, Message: "nothing to roll out"}, nil
+	st.State = rollout.Furthest(states)
+	if st.RunningErr == nil {
+		st.Difference = rollout.Difference(st.Running, st.Expected)
+	}
+	return st, nil
+}
+
+// ExpectAll returns the files pool's nodes run at the paths of the outputs of files (a render's files, by output)
+// once those are live, with the MachineConfigs the cluster holds now: Expect of each, together.
+func (r *Reader) ExpectAll(pool *mcfgv1.MachineConfigPool, files map[*generated.Output]nodefiles.Files) (nodefiles.Files, error) {
+	var out nodefiles.Files
+	for _, o := range generated.Outputs {
+		fs, ok := files[o]
+		if !ok {
+			continue
+		}
+		want, err := r.Expect(pool, o, fs)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, want.Files...)
+	}
+	return out, nil
 }

@@ -52,3 +52,26 @@ func lineDiff(x, y []string) []string {
 	}
 	return out
 }
+
+// WithoutProvenance returns a copy of e that names no object (the provenance of entries, mirrors, blocked and
+// insecure settings and signature scopes): what e says of the files alone, to compare with an explanation of other
+// files, whose objects are not known.
+func (e *Explanation) WithoutProvenance() *Explanation {
+	out := *e
+	if e.Entry != nil {
+		entry := *e.Entry
+		entry.InheritedFrom, entry.BlockedBy = "", nil
+		out.Entry = &entry
+	}
+	out.Attempts = make([]Attempt, len(e.Attempts))
+	for i, a := range e.Attempts {
+		a.Origins, a.BlockedBy, a.InsecureBy = nil, nil, nil
+		out.Attempts[i] = a
+	}
+	if e.Signatures != nil {
+		s := *e.Signatures
+		s.Origins = nil
+		out.Signatures = &s
+	}
+	return &out
+}

@@ -165,3 +165,16 @@ func condition(pool *mcfgv1.MachineConfigPool, t mcfgv1.MachineConfigPoolConditi
 	}
 	return nil
 }
+
+// Furthest returns the state furthest from live among states (several outputs of one pool): the first Degraded,
+// else the first Pending, else the first. states must not be empty.
+func Furthest(states []State) State {
+	for _, phase := range []Phase{Degraded, Pending} {
+		for _, s := range states {
+			if s.Phase == phase {
+				return s
+			}
+		}
+	}
+	return states[0]
+}
