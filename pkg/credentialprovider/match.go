@@ -7,11 +7,13 @@ import (
 	"path"
 	"strings"
 
-	"github.com/containers/image/v5/docker/reference"
+	"github.com/distribution/reference"
 )
 
 // LookupName returns the name the kubelet matches against matchImages and sends to a credential provider for
-// a pod's image: the normalised repository, without tag or digest. Docker Hub images get their full name.
+// a pod's image: the normalised repository, without tag or digest. Docker Hub images get their full name. It
+// parses with the kubelet's library (github.com/distribution/reference), not containers/image's older copy,
+// which differs: "UPPER/app" is a repository on the host "UPPER" here, an error there.
 //
 //	LookupName("nginx")                             // "docker.io/library/nginx"
 //	LookupName("quay.io/team/app:v1")               // "quay.io/team/app"
