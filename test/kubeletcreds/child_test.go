@@ -97,7 +97,11 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if pluginDir != "" {
+		os.RemoveAll(pluginDir)
+	}
+	os.Exit(code)
 }
 
 // tokenFor is the token the fake token source mints: it names the service account and the audience, so the
