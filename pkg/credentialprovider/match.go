@@ -90,7 +90,9 @@ type Provider struct {
 }
 
 // Providers reads a kubelet credential provider file, as Render writes it or as found on a node, and returns
-// its providers in file order.
+// its providers in file order. Keys it does not model are ignored.
+//
+//	Providers(ecrFileWithPlugin) // [{ecr-credential-provider [*.dkr.ecr.*.amazonaws.com ...]} {crio-credential-provider [quay.io]}]
 func Providers(file []byte) ([]Provider, error) {
 	cfg, err := parseProviderConfig(file)
 	if err != nil {
