@@ -11,7 +11,7 @@ LDFLAGS := -X github.com/openshift/registries-controller/pkg/version.Version=$(V
 PKGS := ./...
 TEST_TIMEOUT ?= 40m
 
-.PHONY: all build image image-binary test test-race unit run bench bench-merge bench-controller fuzz verify \
+.PHONY: all build image image-binary test test-kubelet test-race unit run bench bench-merge bench-controller fuzz verify \
 	test-assets test-registry crds clean
 
 all: build
@@ -33,9 +33,10 @@ image-binary:
 
 # test runs every test, against a real kube-apiserver and etcd and a container registry built from the pinned
 # modules in hack/tools (built once, then cached: see hack/test-assets.sh and hack/test-registry.sh), the alerts'
-# rule tests with promtool, built from the pinned Prometheus module the same way (hack/promtool.sh), then the
-# controller's code under the race detector (test-race).
-test: build image
+# rule tests with promtool, built from the pinned Prometheus module the same way (hack/promtool.sh), the kubelet's
+# own credential provider code against the rendered files (test-kubelet), then the controller's code under the race
+# detector (test-race).
+test: build image test-kubelet
 	assets="$$(hack/test-assets.sh)" && registry="$$(hack/test-registry.sh)" && promtool="$$(hack/promtool.sh)" && \
 	KUBEBUILDER_ASSETS="$$assets" REGISTRIES_CONTROLLER_TEST_REGISTRY="$$registry" PROMTOOL="$$promtool" \
 		REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" REGISTRIES_CONTROLLER_IMAGE="$(CURDIR)/$(IMAGE_DIR)/oci" \
@@ -50,6 +51,11 @@ test-race: build
 	assets="$$(hack/test-assets.sh)" && \
 	KUBEBUILDER_ASSETS="$$assets" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
 		$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
+
+# test-kubelet proves pkg/credentialprovider with the kubelet's own code: the separate module test/kubeletcreds
+# requires k8s.io/kubernetes at the version hack/tools/k8s pins (its go.sum is committed).
+test-kubelet:
+	cd test/kubeletcreds && $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 # unit runs the tests that need no control plane.
 unit:

@@ -7,11 +7,13 @@ import (
 	"path"
 	"strings"
 
-	"github.com/containers/image/v5/docker/reference"
+	"github.com/distribution/reference"
 )
 
 // LookupName returns the name the kubelet matches against matchImages and sends to a credential provider for
-// a pod's image: the normalised repository, without tag or digest. Docker Hub images get their full name.
+// a pod's image: the normalised repository, without tag or digest. Docker Hub images get their full name. It
+// parses with the kubelet's library (github.com/distribution/reference), not containers/image's older copy,
+// which differs: "UPPER/app" is a repository on the host "UPPER" here, an error there.
 //
 //	LookupName("nginx")                             // "docker.io/library/nginx"
 //	LookupName("quay.io/team/app:v1")               // "quay.io/team/app"
@@ -88,7 +90,9 @@ type Provider struct {
 }
 
 // Providers reads a kubelet credential provider file, as Render writes it or as found on a node, and returns
-// its providers in file order.
+// its providers in file order. Keys it does not model are ignored.
+//
+//	Providers(ecrFileWithPlugin) // [{ecr-credential-provider [*.dkr.ecr.*.amazonaws.com ...]} {crio-credential-provider [quay.io]}]
 func Providers(file []byte) ([]Provider, error) {
 	cfg, err := parseProviderConfig(file)
 	if err != nil {

@@ -56,7 +56,7 @@ func TestLookupName(t *testing.T) {
 			t.Errorf("LookupName(%q) = %q, %v; want %q", row[0], got, err, row[1])
 		}
 	}
-	for _, bad := range []string{"", "UPPER/app", "quay.io/app:tag:tag", "https://quay.io/app"} {
+	for _, bad := range []string{"", "team/UPPER", "quay.io/app:tag:tag", "https://quay.io/app"} {
 		if got, err := credentialprovider.LookupName(bad); err == nil {
 			t.Errorf("LookupName(%q) = %q, want an error", bad, got)
 		}

@@ -50,6 +50,10 @@ func ProviderFile(platform configv1.PlatformType) string {
 
 // HasCloudProvider reports whether platform has a cloud credential provider file of its own (AWS, GCP,
 // Azure). On the others the generic file is written together with KubeletDropIn.
+//
+//	HasCloudProvider(configv1.AzurePlatformType) // true
+//	HasCloudProvider(configv1.NonePlatformType)  // false: generic file and drop-in
+//	HasCloudProvider("")                         // false
 func HasCloudProvider(platform configv1.PlatformType) bool {
 	return ProviderFile(platform) != genericProviderFile
 }

@@ -38,6 +38,9 @@ type dockerConfigJSON struct {
 // ReadSecretAuths reads the .dockerconfigjson data of the secret named secret as the plugin does: keys whose
 // "auth" is not base64 are left out; an "auth" without ":" gives an Empty key. It returns an error when the
 // plugin would skip the whole secret (not JSON of that shape). Nothing of the credentials is returned.
+//
+//	ReadSecretAuths("mirror-pull", []byte(`{"auths":{"https://mirror.local:5000":{"auth":"dTpw"}}}`))
+//	// SecretAuths{Secret: "mirror-pull", Keys: []AuthKey{{Key: "https://mirror.local:5000"}}}
 func ReadSecretAuths(secret string, data []byte) (SecretAuths, error) {
 	var cfg dockerConfigJSON
 	if err := json.Unmarshal(data, &cfg); err != nil {
