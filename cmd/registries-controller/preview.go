@@ -14,12 +14,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
-	"github.com/openshift/registries-controller/pkg/controller"
 	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputfiles"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodeaction"
 	"github.com/openshift/registries-controller/pkg/preview"
+	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/version"
@@ -182,7 +182,7 @@ func printInvalid(w io.Writer, invalid *inputs.InvalidError) {
 		"it would record these events:\n")
 	for _, m := range invalid.EventMessages() {
 		msg := strings.ReplaceAll(m.Message, "\n", "\n    ")
-		fmt.Fprintf(w, "  %s: Warning %s: %s\n", m.Object, controller.ReasonInvalid, msg)
+		fmt.Fprintf(w, "  %s: Warning %s: %s\n", m.Object, reasons.InvalidMirrorConfiguration, msg)
 	}
 }
 

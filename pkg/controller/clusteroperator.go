@@ -21,6 +21,7 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/operatorstatus"
+	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/pkg/rollout"
 )
 
@@ -333,7 +334,7 @@ func summary(conds []configv1.ClusterOperatorStatusCondition) string {
 	parts := make([]string, 0, len(conds))
 	for _, c := range conds {
 		part := fmt.Sprintf("%s=%s", c.Type, c.Status)
-		if c.Reason != operatorstatus.ReasonAsExpected && c.Reason != "" {
+		if c.Reason != reasons.AsExpected && c.Reason != "" {
 			part += "(" + c.Reason + ")"
 		}
 		parts = append(parts, part)

@@ -18,23 +18,8 @@ import (
 	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/imagepolicy"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/pkg/render"
-)
-
-// Status conditions of ClusterImagePolicies and ImagePolicies (docs/semantics.md §9.2, §9.9 D3).
-//
-// Only Pending is written, True while part of the object does not take effect, and removed once everything
-// does. No Applied condition: what this controller knows is that the MachineConfigs say what the policies say,
-// not that any node enforces them yet (that is the pools' rollout), so an Applied=True would claim more than is
-// known, the very fault D3 finds in the reference's Pending=False. It would also mean a status write for every
-// policy object on the first sync of every cluster.
-const (
-	// ConditionPending is True while some scope of the object does not take effect.
-	ConditionPending = configv1.ImagePolicyPending
-	// ReasonConflictScopes: ImagePolicy scopes equal to or nested in a ClusterImagePolicy scope, which wins.
-	ReasonConflictScopes = "ConflictScopes"
-	// ReasonInvalidPolicy: the object has problems; no MachineConfig changes until they are fixed.
-	ReasonInvalidPolicy = "Invalid"
 )
 
 // statusWrite records one status update of an object.
@@ -62,14 +47,19 @@ func wantedConditions(res *syncResult) map[inputs.ObjectRef]conditionChange {
 	return out
 }
 
-// policyConditions returns the Pending condition every policy object should have after a sync. An invalid sync
+// policyConditions returns the Pending condition (reasons.PolicyPending) every policy object should have after a
+// sync. Only Pending is written, True while part of the object does not take effect, and removed once everything
+// does. No Applied condition: what this controller knows is that the MachineConfigs say what the policies say, not
+// that any node enforces them yet (that is the pools' rollout), so an Applied=True would claim more than is known,
+// the very fault D3 finds in the reference's Pending=False (docs/semantics.md §9.9); it would also mean a status
+// write for every policy object on the first sync of every cluster. An invalid sync
 // judges only the objects it found problems with (a problem elsewhere may have stopped the render before the
 // others were judged); the other objects keep their conditions until a sync succeeds.
 func policyConditions(res *syncResult) map[inputs.ObjectRef]conditionChange {
 	out := map[inputs.ObjectRef]conditionChange{}
 	if res.invalid != nil {
 		for ref, lines := range problemLines(res.invalid, inputs.KindClusterImagePolicy, inputs.KindImagePolicy) {
-			out[ref] = conditionChange{set: []metav1.Condition{{Type: ConditionPending, Status: metav1.ConditionTrue, Reason: ReasonInvalidPolicy,
+			out[ref] = conditionChange{set: []metav1.Condition{{Type: reasons.PolicyPending, Status: metav1.ConditionTrue, Reason: reasons.InvalidPolicy,
 				Message: truncate("not applied, every MachineConfig keeps its last good content: " + strings.Join(lines, "; "))}}}
 		}
 		return out
@@ -78,9 +68,9 @@ func policyConditions(res *syncResult) map[inputs.ObjectRef]conditionChange {
 		return out
 	}
 	for _, o := range res.output.Policies.Objects {
-		out[o.Ref] = conditionChange{remove: []string{ConditionPending}}
+		out[o.Ref] = conditionChange{remove: []string{reasons.PolicyPending}}
 		if len(o.DroppedScopes) > 0 {
-			out[o.Ref] = conditionChange{set: []metav1.Condition{{Type: ConditionPending, Status: metav1.ConditionTrue, Reason: ReasonConflictScopes,
+			out[o.Ref] = conditionChange{set: []metav1.Condition{{Type: reasons.PolicyPending, Status: metav1.ConditionTrue, Reason: reasons.ConflictScopes,
 				Message: imagepolicy.ConflictMessage(o.DroppedScopes)}}}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/klog/v2/ktesting"
 
+	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
@@ -157,7 +158,7 @@ func TestAFailedStatusWriteOfAnInvalidSyncIsRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(o.Status.Conditions) != 1 || o.Status.Conditions[0].Reason != ReasonInvalidPolicy {
+	if len(o.Status.Conditions) != 1 || o.Status.Conditions[0].Reason != reasons.InvalidPolicy {
 		t.Errorf("conditions %+v, want Pending=True/Invalid", o.Status.Conditions)
 	}
 	close(s.recorder.Events)

@@ -10,6 +10,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/reasons"
 )
 
 // Defaults of Config.RevertBackoff and Config.MaxRevertBackoff.
@@ -17,10 +18,6 @@ const (
 	defaultRevertBackoff    = time.Second
 	defaultMaxRevertBackoff = 5 * time.Minute
 )
-
-// ReasonOverwritten (Warning) is recorded on a generated MachineConfig each time the controller puts back its
-// content after another writer changed it.
-const ReasonOverwritten = "MachineConfigOverwritten"
 
 // revertLimiter spaces out the reverts of a generated MachineConfig that another writer keeps changing (a second
 // controller, an old machine-config-operator, a script). The first revert is immediate, as a hand edit expects;
@@ -153,7 +150,7 @@ func (s *statusReporter) reportRevert(w write) {
 	} else {
 		writer = fmt.Sprintf("field manager %q", writer)
 	}
-	s.recorder.Eventf(w.object, corev1.EventTypeWarning, ReasonOverwritten,
+	s.recorder.Eventf(w.object, corev1.EventTypeWarning, reasons.MachineConfigOverwritten,
 		"Changed by %s; the generated content was put back (revert %d in a row). While it keeps being changed, the next "+
 			"revert waits %s. Stop the other writer: each revert rolls the nodes of pool %s.",
 		writer, w.revert.count, w.revert.wait, w.key.Pool)

@@ -22,26 +22,13 @@ import (
 	"github.com/openshift/registries-controller/pkg/cluster"
 	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/rollout"
 )
 
-// Event reasons of rollout tracking.
-const (
-	// ReasonRolledOut (Normal) is recorded once a write is live on a pool (rollout.Judge), on the Image "cluster"
-	// and on every configuration object created or changed since the previous write:
-	//   live on pool worker: 5/5 nodes on rendered-worker-<hash>, 4m12s after the change
-	// The Image's event also names the objects deleted since the previous write. The first write after the
-	// controller starts is attributed to the Image alone.
-	ReasonRolledOut = "RolledOut"
-	// ReasonRolloutDegraded (Warning) is recorded on the same objects when the pool goes degraded before the
-	// write is live, quoting the pool's condition, once per distinct condition:
-	//   not live on pool worker, the pool is degraded: NodeDegraded: Node worker-1 is reporting: "..."
-	ReasonRolloutDegraded = "RolloutDegraded"
-
-	// rolloutQueueName names the rollout tracker's queue in logs and workqueue metrics.
-	rolloutQueueName = "registries-controller-rollout"
-)
+// rolloutQueueName names the rollout tracker's queue in logs and workqueue metrics.
+const rolloutQueueName = "registries-controller-rollout"
 
 // rolloutTracker follows each built-in pool's generated MachineConfigs after a write until the write is live
 // there, and reports it: the events above, and the metrics registries_controller_rollout_pending{pool,output} and
@@ -354,7 +341,7 @@ func (t *rolloutTracker) check(ctx context.Context, key generated.Key) error {
 			msg = fmt.Sprintf("%s live on pool %s: %s, %s after the change", key.Name(), key.Pool, st.Message, took.Round(time.Second))
 		}
 		logger.Info("Rolled out", "renderedConfig", st.Rendered, "after", took, "objects", len(c.objects))
-		t.record(c.objects, c.deleted, corev1.EventTypeNormal, ReasonRolledOut, msg)
+		t.record(c.objects, c.deleted, corev1.EventTypeNormal, reasons.RolledOut, msg)
 		p.change = nil
 	case rollout.Degraded:
 		var untold []attributedObject
@@ -366,7 +353,7 @@ func (t *rolloutTracker) check(ctx context.Context, key generated.Key) error {
 		}
 		if len(untold) > 0 {
 			logger.Info("Pool degraded during the rollout", "condition", st.Message)
-			t.record(untold, nil, corev1.EventTypeWarning, ReasonRolloutDegraded,
+			t.record(untold, nil, corev1.EventTypeWarning, reasons.RolloutDegraded,
 				fmt.Sprintf("not live on pool %s, the pool is degraded: %s", key.Pool, st.Message))
 		}
 	default:

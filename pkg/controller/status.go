@@ -14,26 +14,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/openshift/registries-controller/pkg/inputs"
-)
-
-// Event reasons.
-const (
-	// ReasonInvalid (Warning) is recorded on each object whose content blocks rendering.
-	ReasonInvalid = "InvalidMirrorConfiguration"
-	// ReasonApplied (Normal) is recorded on an object once its problems are gone and the configuration
-	// was applied again.
-	ReasonApplied = "MirrorConfigurationApplied"
-	// ReasonNotApplied (Warning) is recorded when part of an object is deliberately not applied, e.g. a
-	// blocked registry that would block the release payload.
-	ReasonNotApplied = "MirrorConfigurationNotApplied"
-	// ReasonWritten (Normal) is recorded on a generated MachineConfig each time it is written.
-	ReasonWritten = "MachineConfigWritten"
-	// ReasonTooLarge (Warning) is recorded on the Image "cluster" when a MachineConfig cannot be written
-	// because of its size.
-	ReasonTooLarge = "MachineConfigTooLarge"
-	// ReasonNearSizeLimit (Warning) is recorded on the Image "cluster" when a MachineConfig is 80% of the size
-	// etcd accepts or more: admins see it coming.
-	ReasonNearSizeLimit = "MachineConfigNearSizeLimit"
+	"github.com/openshift/registries-controller/pkg/reasons"
 )
 
 // maxEventMessage keeps event messages readable in `kubectl describe`.
@@ -106,7 +87,7 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 			s.metrics.writes.WithLabelValues(w.key.Pool, w.key.Output.ID, string(w.op)).Inc()
 			logger.Info("Wrote MachineConfig", "machineConfig", w.key.Name(), "pool", w.key.Pool, "output", w.key.Output.ID, "operation", w.op, "reason", w.reason)
 			if w.object != nil {
-				s.recorder.Eventf(w.object, corev1.EventTypeNormal, ReasonWritten, "%s for pool %s: %s", w.op, w.key.Pool, truncate(w.reason))
+				s.recorder.Eventf(w.object, corev1.EventTypeNormal, reasons.MachineConfigWritten, "%s for pool %s: %s", w.op, w.key.Pool, truncate(w.reason))
 			}
 		}
 		if res.outcome == OutcomeUnchanged {
@@ -124,7 +105,7 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 		if errors.As(err, &tooLarge) && tooLarge.Name != s.tooLarge {
 			s.tooLarge = tooLarge.Name
 			if o := lookup(res, inputs.ImageRef); o != nil {
-				s.recorder.Event(o, corev1.EventTypeWarning, ReasonTooLarge, truncate(tooLarge.Error()))
+				s.recorder.Event(o, corev1.EventTypeWarning, reasons.MachineConfigTooLarge, truncate(tooLarge.Error()))
 			}
 		}
 	}
@@ -148,7 +129,7 @@ func (s *statusReporter) reportSizes(res *syncResult) {
 				continue
 			}
 			if o := lookup(res, inputs.ImageRef); o != nil {
-				s.recorder.Event(o, corev1.EventTypeWarning, ReasonNearSizeLimit, truncate(w))
+				s.recorder.Event(o, corev1.EventTypeWarning, reasons.MachineConfigNearSizeLimit, truncate(w))
 			}
 		}
 	}
@@ -163,7 +144,7 @@ func (s *statusReporter) reportInvalid(res *syncResult, invalid *inputs.InvalidE
 		}
 		s.invalid[m.Object] = m.Message
 		if o := lookup(res, m.Object); o != nil {
-			s.recorder.Event(o, corev1.EventTypeWarning, ReasonInvalid, truncate(m.Message))
+			s.recorder.Event(o, corev1.EventTypeWarning, reasons.InvalidMirrorConfiguration, truncate(m.Message))
 		}
 	}
 }
@@ -173,7 +154,7 @@ func (s *statusReporter) reportInvalid(res *syncResult, invalid *inputs.InvalidE
 func (s *statusReporter) reportRecovered(res *syncResult) {
 	for obj := range s.invalid {
 		if o := lookup(res, obj); o != nil {
-			s.recorder.Eventf(o, corev1.EventTypeNormal, ReasonApplied,
+			s.recorder.Eventf(o, corev1.EventTypeNormal, reasons.MirrorConfigurationApplied,
 				"The mirror configuration is valid again and applied to pools %s", strings.Join(pools(res), ", "))
 		}
 		delete(s.invalid, obj)
@@ -200,7 +181,7 @@ func (s *statusReporter) reportWarnings(res *syncResult, warnings []inputs.Probl
 	for _, obj := range objects {
 		if o := lookup(res, obj); o != nil {
 			for _, msg := range (inputs.GroupFormat{OnObject: true}).Format(inputs.GroupProblems(fresh[obj])) {
-				s.recorder.Event(o, corev1.EventTypeWarning, ReasonNotApplied, truncate(msg))
+				s.recorder.Event(o, corev1.EventTypeWarning, reasons.MirrorConfigurationNotApplied, truncate(msg))
 			}
 		}
 	}

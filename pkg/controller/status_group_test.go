@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2/ktesting"
 
+	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
@@ -27,7 +28,7 @@ func TestAHundredWarningsWithOneReasonAreOneEventListingFive(t *testing.T) {
 	close(s.recorder.Events)
 	var events []string
 	for e := range s.recorder.Events {
-		if strings.Contains(e, ReasonNotApplied) {
+		if strings.Contains(e, reasons.MirrorConfigurationNotApplied) {
 			events = append(events, e)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 
 	configv1 "github.com/openshift/api/config/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/openshift/registries-controller/pkg/reasons"
 )
 
 func cond(t configv1.ClusterStatusConditionType, status configv1.ConditionStatus, reason, msg string, ltt time.Time) configv1.ClusterOperatorStatusCondition {
@@ -19,7 +21,7 @@ func cond(t configv1.ClusterStatusConditionType, status configv1.ConditionStatus
 func TestApplyOnAnEmptyStatusSetsEverythingNow(t *testing.T) {
 	now := t0.Add(1500 * time.Millisecond)
 	r := Report{
-		Conditions: []configv1.ClusterOperatorStatusCondition{cond(configv1.OperatorAvailable, configv1.ConditionTrue, ReasonAsExpected, "ok", time.Time{})},
+		Conditions: []configv1.ClusterOperatorStatusCondition{cond(configv1.OperatorAvailable, configv1.ConditionTrue, reasons.AsExpected, "ok", time.Time{})},
 		Versions:   []configv1.OperandVersion{{Name: "operator", Version: "4.22.0"}},
 	}
 	got, changed := Apply(configv1.ClusterOperatorStatus{}, r, now)
@@ -37,13 +39,13 @@ func TestApplyOnAnEmptyStatusSetsEverythingNow(t *testing.T) {
 func TestApplyKeepsTheTransitionTimeUnlessTheStatusFlips(t *testing.T) {
 	earlier, now := t0, t0.Add(time.Hour)
 	have := configv1.ClusterOperatorStatus{Conditions: []configv1.ClusterOperatorStatusCondition{
-		cond(configv1.OperatorAvailable, configv1.ConditionTrue, ReasonAsExpected, "ok", earlier),
-		cond(configv1.OperatorDegraded, configv1.ConditionFalse, ReasonAsExpected, "fine", earlier),
+		cond(configv1.OperatorAvailable, configv1.ConditionTrue, reasons.AsExpected, "ok", earlier),
+		cond(configv1.OperatorDegraded, configv1.ConditionFalse, reasons.AsExpected, "fine", earlier),
 		cond("EvaluationConditionsDetected", configv1.ConditionFalse, "NoData", "someone else's", earlier),
 	}}
 	same := Report{Conditions: []configv1.ClusterOperatorStatusCondition{
-		cond(configv1.OperatorAvailable, configv1.ConditionTrue, ReasonAsExpected, "ok", time.Time{}),
-		cond(configv1.OperatorDegraded, configv1.ConditionFalse, ReasonAsExpected, "fine", time.Time{}),
+		cond(configv1.OperatorAvailable, configv1.ConditionTrue, reasons.AsExpected, "ok", time.Time{}),
+		cond(configv1.OperatorDegraded, configv1.ConditionFalse, reasons.AsExpected, "fine", time.Time{}),
 	}}
 	got, changed := Apply(have, same, now)
 	if changed {
@@ -66,7 +68,7 @@ func TestApplyKeepsTheTransitionTimeUnlessTheStatusFlips(t *testing.T) {
 
 	// A flip is a transition.
 	flipped := Report{Conditions: []configv1.ClusterOperatorStatusCondition{
-		cond(configv1.OperatorDegraded, configv1.ConditionTrue, ReasonSyncFailing, "broken", time.Time{}),
+		cond(configv1.OperatorDegraded, configv1.ConditionTrue, reasons.SyncFailing, "broken", time.Time{}),
 	}}
 	got, changed = Apply(have, flipped, now)
 	if !changed || got.Conditions[1].Status != configv1.ConditionTrue || !got.Conditions[1].LastTransitionTime.Time.Equal(now) {

@@ -6,29 +6,8 @@ import (
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
-)
 
-// Reasons of the conditions. Where an event of the controller says the same, the reason is the event's.
-const (
-	// ReasonAsExpected: the condition is in its normal state.
-	ReasonAsExpected = "AsExpected"
-	// ReasonNotReady (Available=False): the controller has not been able to work for longer than the grace
-	// period, e.g. a CRD it reads is missing; the message quotes /readyz.
-	ReasonNotReady = "NotReady"
-	// ReasonRollingOut (Progressing=True): a MachineConfig this controller wrote is rolling out to a pool's nodes.
-	ReasonRollingOut = "RollingOut"
-	// ReasonMachineConfigTooLarge (Degraded=True, Upgradeable=False): a generated MachineConfig is larger than the
-	// API server takes in one request; the mirror configuration has too many entries.
-	ReasonMachineConfigTooLarge = "MachineConfigTooLarge"
-	// ReasonSyncFailing (Degraded=True, Upgradeable=False): every sync has failed for longer than the grace
-	// period, e.g. the API server refuses the MachineConfig writes.
-	ReasonSyncFailing = "SyncFailing"
-	// ReasonInvalidMirrorConfiguration (Degraded=True, Upgradeable=False): the mirror configuration has been
-	// invalid for longer than the grace period, so the nodes keep the last valid one.
-	ReasonInvalidMirrorConfiguration = "InvalidMirrorConfiguration"
-	// ReasonRolloutDegraded (Degraded=True, Upgradeable=False): a pool went degraded before a write of this
-	// controller was live on it.
-	ReasonRolloutDegraded = "RolloutDegraded"
+	"github.com/openshift/registries-controller/pkg/reasons"
 )
 
 // maxDetails bounds the lines a message quotes of one problem; the rest are counted.
@@ -110,22 +89,22 @@ type degradation struct {
 func degradations(s Snapshot, due func(*Problem) bool) []degradation {
 	var out []degradation
 	if p := s.TooLarge; p != nil {
-		out = append(out, degradation{ReasonMachineConfigTooLarge, "Cannot write " + join(p.Objects) + ": " + details(p) +
+		out = append(out, degradation{reasons.MachineConfigTooLarge, "Cannot write " + join(p.Objects) + ": " + details(p) +
 			". Remove or merge mirror entries; every MachineConfig keeps its last content until then."})
 	}
 	if p := s.Failing; due(p) {
-		out = append(out, degradation{ReasonSyncFailing, "Every sync has failed since " + stamp(p.Since) +
+		out = append(out, degradation{reasons.SyncFailing, "Every sync has failed since " + stamp(p.Since) +
 			", retried with backoff: " + details(p) + ". Check the controller's permissions and the API server; " +
 			"`oc logs -n openshift-registries-controller deployment/registries-controller` shows every failure."})
 	}
 	if p := s.Invalid; due(p) {
-		out = append(out, degradation{ReasonInvalidMirrorConfiguration, "The mirror configuration has been invalid since " +
+		out = append(out, degradation{reasons.InvalidMirrorConfiguration, "The mirror configuration has been invalid since " +
 			stamp(p.Since) + ", so no MachineConfig follows it and the nodes keep the last valid one: " + details(p) +
 			". Fix " + join(p.Objects) + "; `oc describe` shows each object's problems as InvalidMirrorConfiguration events."})
 	}
 	for _, ro := range s.Rollouts {
 		if ro.Degraded != "" {
-			out = append(out, degradation{ReasonRolloutDegraded, fmt.Sprintf("The mirror configuration cannot roll out to pool %s, "+
+			out = append(out, degradation{reasons.RolloutDegraded, fmt.Sprintf("The mirror configuration cannot roll out to pool %s, "+
 				"which is degraded: %s. Fix the pool (`oc describe machineconfigpool %s`); its nodes keep their previous "+
 				"configuration until then.", ro.Pool, ro.Degraded, ro.Pool)})
 		}
@@ -135,11 +114,11 @@ func degradations(s Snapshot, due func(*Problem) bool) []degradation {
 
 func available(s Snapshot, notReady bool, opts Options) configv1.ClusterOperatorStatusCondition {
 	if notReady {
-		return condition(configv1.OperatorAvailable, configv1.ConditionFalse, ReasonNotReady,
+		return condition(configv1.OperatorAvailable, configv1.ConditionFalse, reasons.NotReady,
 			fmt.Sprintf("The controller has not been able to work since %s: %s. No MachineConfig changes until then.",
 				stamp(s.NotReady.Since), details(s.NotReady)))
 	}
-	return condition(configv1.OperatorAvailable, configv1.ConditionTrue, ReasonAsExpected,
+	return condition(configv1.OperatorAvailable, configv1.ConditionTrue, reasons.AsExpected,
 		"The controller renders the mirror configuration into MachineConfigs.")
 }
 
@@ -151,14 +130,14 @@ func progressing(s Snapshot) configv1.ClusterOperatorStatusCondition {
 		}
 	}
 	if len(pools) == 0 {
-		return condition(configv1.OperatorProgressing, configv1.ConditionFalse, ReasonAsExpected,
+		return condition(configv1.OperatorProgressing, configv1.ConditionFalse, reasons.AsExpected,
 			"No change of the mirror configuration is rolling out.")
 	}
 	noun := "pool"
 	if len(pools) > 1 {
 		noun = "pools"
 	}
-	return condition(configv1.OperatorProgressing, configv1.ConditionTrue, ReasonRollingOut,
+	return condition(configv1.OperatorProgressing, configv1.ConditionTrue, reasons.RollingOut,
 		fmt.Sprintf("Rolling out the mirror configuration to %s %s: the machine-config operator updates the nodes one by one "+
 			"(`oc get machineconfigpool %s`; `registries-controller wait` blocks until they all run it).",
 			noun, strings.Join(pools, ", "), strings.Join(pools, " ")))
@@ -166,7 +145,7 @@ func progressing(s Snapshot) configv1.ClusterOperatorStatusCondition {
 
 func degraded(problems []degradation) configv1.ClusterOperatorStatusCondition {
 	if len(problems) == 0 {
-		return condition(configv1.OperatorDegraded, configv1.ConditionFalse, ReasonAsExpected,
+		return condition(configv1.OperatorDegraded, configv1.ConditionFalse, reasons.AsExpected,
 			"Nothing keeps the mirror configuration from the nodes.")
 	}
 	return condition(configv1.OperatorDegraded, configv1.ConditionTrue, problems[0].reason, messages(problems))
@@ -174,7 +153,7 @@ func degraded(problems []degradation) configv1.ClusterOperatorStatusCondition {
 
 func upgradeable(problems []degradation) configv1.ClusterOperatorStatusCondition {
 	if len(problems) == 0 {
-		return condition(configv1.OperatorUpgradeable, configv1.ConditionTrue, ReasonAsExpected,
+		return condition(configv1.OperatorUpgradeable, configv1.ConditionTrue, reasons.AsExpected,
 			"The nodes can receive the mirror configuration.")
 	}
 	return condition(configv1.OperatorUpgradeable, configv1.ConditionFalse, problems[0].reason,

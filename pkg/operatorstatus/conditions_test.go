@@ -7,6 +7,8 @@ import (
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
+
+	"github.com/openshift/registries-controller/pkg/reasons"
 )
 
 var (
@@ -23,11 +25,11 @@ type verdict struct {
 func (v verdict) String() string { return string(v.status) + "/" + v.reason }
 
 var (
-	fine             = verdict{configv1.ConditionTrue, ReasonAsExpected}
-	notProgressing   = verdict{configv1.ConditionFalse, ReasonAsExpected}
-	notDegraded      = verdict{configv1.ConditionFalse, ReasonAsExpected}
-	rollingOut       = verdict{configv1.ConditionTrue, ReasonRollingOut}
-	unavailableNow   = verdict{configv1.ConditionFalse, ReasonNotReady}
+	fine             = verdict{configv1.ConditionTrue, reasons.AsExpected}
+	notProgressing   = verdict{configv1.ConditionFalse, reasons.AsExpected}
+	notDegraded      = verdict{configv1.ConditionFalse, reasons.AsExpected}
+	rollingOut       = verdict{configv1.ConditionTrue, reasons.RollingOut}
+	unavailableNow   = verdict{configv1.ConditionFalse, reasons.NotReady}
 	degradedBy       = func(reason string) verdict { return verdict{configv1.ConditionTrue, reason} }
 	notUpgradeableBy = func(reason string) verdict { return verdict{configv1.ConditionFalse, reason} }
 )
@@ -82,13 +84,13 @@ func TestTheConditionsSayWhatTheControllerKnows(t *testing.T) {
 		{
 			name: "invalid input past the grace period degrades and blocks minor upgrades",
 			s:    Snapshot{Synced: true, Invalid: invalidSince(now.Add(-5 * time.Minute))},
-			want: [4]verdict{fine, notProgressing, degradedBy(ReasonInvalidMirrorConfiguration), notUpgradeableBy(ReasonInvalidMirrorConfiguration)},
+			want: [4]verdict{fine, notProgressing, degradedBy(reasons.InvalidMirrorConfiguration), notUpgradeableBy(reasons.InvalidMirrorConfiguration)},
 		},
 		{
 			name: "failing syncs past the grace period degrade",
 			s: Snapshot{Synced: true, Failing: &Problem{Since: now.Add(-10 * time.Minute),
 				Details: []string{`update MachineConfig 99-worker-generated-registries: forbidden`}}},
-			want: [4]verdict{fine, notProgressing, degradedBy(ReasonSyncFailing), notUpgradeableBy(ReasonSyncFailing)},
+			want: [4]verdict{fine, notProgressing, degradedBy(reasons.SyncFailing), notUpgradeableBy(reasons.SyncFailing)},
 		},
 		{
 			name: "failing syncs within the grace period are a transient error",
@@ -99,7 +101,7 @@ func TestTheConditionsSayWhatTheControllerKnows(t *testing.T) {
 			name: "a MachineConfig too large degrades at once: no retry helps",
 			s: Snapshot{Synced: true, TooLarge: &Problem{Since: now, Objects: []string{`MachineConfig "99-worker-generated-registries"`},
 				Details: []string{"2700000 bytes of Ignition config, more than the API server accepts in one request"}}},
-			want: [4]verdict{fine, notProgressing, degradedBy(ReasonMachineConfigTooLarge), notUpgradeableBy(ReasonMachineConfigTooLarge)},
+			want: [4]verdict{fine, notProgressing, degradedBy(reasons.MachineConfigTooLarge), notUpgradeableBy(reasons.MachineConfigTooLarge)},
 		},
 		{
 			name: "a write rolling out is progressing",
@@ -109,13 +111,13 @@ func TestTheConditionsSayWhatTheControllerKnows(t *testing.T) {
 		{
 			name: "a pool degraded during the rollout degrades, and only the other pool is progressing",
 			s:    Snapshot{Synced: true, Rollouts: []Rollout{{Pool: "master"}, {Pool: "worker", Degraded: "NodeDegraded: Node worker-1 is reporting: \"boom\""}}},
-			want: [4]verdict{fine, rollingOut, degradedBy(ReasonRolloutDegraded), notUpgradeableBy(ReasonRolloutDegraded)},
+			want: [4]verdict{fine, rollingOut, degradedBy(reasons.RolloutDegraded), notUpgradeableBy(reasons.RolloutDegraded)},
 		},
 		{
 			name: "the most pressing problem gives the reason: too large before failing before invalid before a degraded pool",
 			s: Snapshot{Synced: true, Invalid: invalidSince(t0), Failing: &Problem{Since: t0, Details: []string{"x"}},
 				TooLarge: &Problem{Since: now, Details: []string{"y"}}, Rollouts: []Rollout{{Pool: "worker", Degraded: "z"}}},
-			want: [4]verdict{fine, notProgressing, degradedBy(ReasonMachineConfigTooLarge), notUpgradeableBy(ReasonMachineConfigTooLarge)},
+			want: [4]verdict{fine, notProgressing, degradedBy(reasons.MachineConfigTooLarge), notUpgradeableBy(reasons.MachineConfigTooLarge)},
 		},
 		{
 			name: "a readiness problem past the grace period makes the controller unavailable",

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/openshift/registries-controller/pkg/controller"
+	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 )
@@ -152,7 +153,7 @@ func TestTheClusterOperatorIsCreatedAndReportsInvalidInputPastTheGracePeriodUnti
 		t.Errorf("Upgradeable does not quote the problem: %s", up.Message)
 	}
 	// Reported only once the grace period was over: the event was recorded by the sync that found the problem.
-	evs := events(t, "bad", controller.ReasonInvalid)
+	evs := events(t, "bad", reasons.InvalidMirrorConfiguration)
 	if len(evs) != 1 {
 		t.Fatalf("%d InvalidMirrorConfiguration events, want 1", len(evs))
 	}
