@@ -101,6 +101,15 @@ func (r *running) counter(t testing.TB, name string, want map[string]string) flo
 	return sum
 }
 
+func hasLabel(m *dto.Metric, name string) bool {
+	for _, l := range m.GetLabel() {
+		if l.GetName() == name {
+			return true
+		}
+	}
+	return false
+}
+
 func hasLabels(m *dto.Metric, want map[string]string) bool {
 	got := map[string]string{}
 	for _, l := range m.GetLabel() {
@@ -370,7 +379,7 @@ func controllerBinary(t testing.TB) string {
 	return bin
 }
 
-// gauge returns the value of the series of a gauge of the controller's registry with the label pool; -1 when there
+// gauge returns the value of the series of a gauge of the controller's registry with the label pool (and output registries,
 // is none.
 func (r *running) gauge(t testing.TB, name, pool string) float64 {
 	t.Helper()
@@ -400,7 +409,8 @@ func (r *running) series(t testing.TB, name, pool string) *dto.Metric {
 			continue
 		}
 		for _, m := range f.GetMetric() {
-			if hasLabels(m, map[string]string{"pool": pool}) {
+			// A series per output: the registries one, which every test writes.
+			if hasLabels(m, map[string]string{"pool": pool}) && (!hasLabel(m, "output") || hasLabels(m, map[string]string{"output": "registries"})) {
 				return m
 			}
 		}
