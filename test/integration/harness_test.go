@@ -379,8 +379,8 @@ func controllerBinary(t testing.TB) string {
 	return bin
 }
 
-// gauge returns the value of the series of a gauge of the controller's registry with the label pool (and output registries,
-// is none.
+// gauge returns the value of the series of a gauge of the controller's registry with the label pool (and the output
+// registries, for a gauge per output); -1 when there is none.
 func (r *running) gauge(t testing.TB, name, pool string) float64 {
 	t.Helper()
 	if m := r.series(t, name, pool); m != nil {
