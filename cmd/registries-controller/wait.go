@@ -6,19 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
-	"slices"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/client-go/tools/cache"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
-	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/rollout"
@@ -82,108 +77,64 @@ func (o *waitOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer stop()
-	w := &waiter{reader: r, pools: o.pools, stdout: stdout, stderr: stderr, printed: map[string]string{}, wake: make(chan struct{}, 1)}
-	if err := w.watch(); err != nil {
-		return err
-	}
 	checker := registriesconf.NewChecker()
 	defer checker.Close()
+	w, err := rollout.NewWaiter(r, o.pools, func(in *inputs.Inputs) (*render.Output, error) {
+		return render.Render(in, render.Options{Version: version.Version, Checker: checker})
+	})
+	if err != nil {
+		return err
+	}
+	p := &waitPrinter{stdout: stdout, stderr: stderr, printed: map[string]string{}}
 	for {
-		done, err := w.look(checker)
-		if err != nil || done {
-			if err == nil {
-				fmt.Fprintf(stdout, "live on every pool (%s), %s after the start\n", strings.Join(w.names, ", "), time.Since(start).Round(time.Second))
-			}
+		look, err := w.Look()
+		if err := p.print(look, err); err != nil {
 			return err
+		}
+		if look.Live {
+			fmt.Fprintf(stdout, "live on every pool (%s), %s after the start\n", strings.Join(look.Pools, ", "), time.Since(start).Round(time.Second))
+			return nil
 		}
 		select {
 		case <-ctx.Done():
 			if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-				return w.timedOut(o.timeout)
+				return p.timedOut(o.timeout, look)
 			}
 			return ctx.Err()
-		case <-w.wake:
+		case <-w.Wake():
 		case <-time.After(waitRecheck):
 		}
 	}
 }
 
-// waiter follows the pools for wait.
-type waiter struct {
-	reader         *cluster.Reader
-	pools          []string
+// waitPrinter prints what wait sees: a line per pool each time its state changes.
+type waitPrinter struct {
 	stdout, stderr io.Writer
-	// inputsChanged is set when an input changed since the last render.
-	inputsChanged atomic.Bool
-	wake          chan struct{}
-	output        *render.Output
-	// names are the pools waited for; states their last states; printed the last line printed for each.
-	names   []string
-	states  map[string]rollout.State
-	printed map[string]string
+	printed        map[string]string // the last line printed for each pool
+	started        bool
 }
 
-// watch makes every change of an input, a pool or a MachineConfig wake the waiter; input changes also re-render.
-func (w *waiter) watch() error {
-	wake := func() {
-		select {
-		case w.wake <- struct{}{}:
-		default:
-		}
-	}
-	err := w.reader.AddEventHandler(cluster.AllKinds, cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(any) { w.inputsChanged.Store(true); wake() },
-		UpdateFunc: func(any, any) { w.inputsChanged.Store(true); wake() },
-		DeleteFunc: func(any) { w.inputsChanged.Store(true); wake() },
-	})
-	if err != nil {
+// print prints a look at the cluster; the error carries the exit status when the change would never roll out.
+func (p *waitPrinter) print(look rollout.Look, err error) error {
+	var invalid *inputs.InvalidError
+	switch {
+	case errors.As(err, &invalid):
+		fmt.Fprintln(p.stderr, invalid.Error())
+		fmt.Fprintln(p.stderr, "the controller writes nothing while the inputs are invalid: this would never roll out")
+		return &exitError{code: waitNever}
+	case errors.Is(err, rollout.ErrNoBuiltInPool):
+		return fmt.Errorf("%w with --pool", err)
+	case err != nil:
 		return err
 	}
-	_, err = w.reader.MachineConfigInformer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: func(any) { wake() }, UpdateFunc: func(any, any) { wake() }, DeleteFunc: func(any) { wake() },
-	})
-	return err
-}
-
-// look renders again when the inputs changed, judges every pool, prints the pools whose state changed, and
-// reports whether every pool is live. The error carries the exit status when the change would never roll out.
-func (w *waiter) look(checker render.Checker) (bool, error) {
-	if w.inputsChanged.Swap(false) || w.output == nil {
-		in := w.reader.Inputs()
-		out, err := render.Render(in, render.Options{Version: version.Version, Checker: checker})
-		var invalid *inputs.InvalidError
-		if errors.As(err, &invalid) {
-			fmt.Fprintln(w.stderr, invalid.Error())
-			fmt.Fprintln(w.stderr, "the controller writes nothing while the inputs are invalid: this would never roll out")
-			return false, &exitError{code: waitNever}
-		}
-		if err != nil {
-			return false, err
-		}
-		if w.output != nil && !slices.EqualFunc(w.output.AllFiles(), out.AllFiles(), sameFile) {
-			fmt.Fprintln(w.stdout, "the inputs changed: waiting for the new render")
-		}
-		first := w.output == nil
-		w.output = out
-		if w.names, err = w.poolNames(in); err != nil {
-			return false, err
-		}
-		if first {
-			fmt.Fprintf(w.stdout, "rendered %s; waiting until every node of %s runs it\n", in.Summary(), strings.Join(w.names, ", "))
-		}
+	if look.InputsChanged {
+		fmt.Fprintln(p.stdout, "the inputs changed: waiting for the new render")
 	}
-	w.states = map[string]rollout.State{}
-	live := true
-	for _, name := range w.names {
-		pool := w.reader.Pool(name)
-		if pool == nil {
-			return false, fmt.Errorf("MachineConfigPool %s does not exist", name)
-		}
-		st, err := w.reader.PoolRollout(pool, w.output)
-		if err != nil {
-			return false, err
-		}
-		w.states[name] = st
+	if look.Rendered && !p.started {
+		p.started = true
+		fmt.Fprintf(p.stdout, "rendered %s; waiting until every node of %s runs it\n", look.Summary, strings.Join(look.Pools, ", "))
+	}
+	for i, st := range look.States {
 		line := st.Message
 		switch st.Phase {
 		case rollout.Live:
@@ -191,44 +142,30 @@ func (w *waiter) look(checker render.Checker) (bool, error) {
 		case rollout.Degraded:
 			line = "degraded: " + line
 		}
-		if w.printed[name] != line {
-			w.printed[name] = line
-			fmt.Fprintf(w.stdout, "%s: %s\n", name, line)
+		if name := look.Pools[i]; p.printed[name] != line {
+			p.printed[name] = line
+			fmt.Fprintf(p.stdout, "%s: %s\n", name, line)
 		}
-		if st.Phase == rollout.Degraded {
-			fmt.Fprintf(w.stderr, "MachineConfigPool %s is degraded; the change cannot roll out there until it recovers: %s\n", name, st.Message)
-			return false, &exitError{code: waitNever}
-		}
-		live = live && st.Phase == rollout.Live
 	}
-	return live, nil
-}
-
-func sameFile(a, b nodefiles.File) bool { return a.Path == b.Path && string(a.Data) == string(b.Data) }
-
-// poolNames returns the pools to wait for: those named, or every built-in pool.
-func (w *waiter) poolNames(in *inputs.Inputs) ([]string, error) {
-	if len(w.pools) > 0 {
-		return w.pools, nil
+	if st, degraded := look.Degraded(); degraded {
+		fmt.Fprintf(p.stderr, "MachineConfigPool %s is degraded; the change cannot roll out there until it recovers: %s\n", st.Pool, st.Message)
+		return &exitError{code: waitNever}
 	}
-	if len(in.Pools) == 0 {
-		return nil, errors.New("no built-in MachineConfigPool exists; name the pools to wait for with --pool")
-	}
-	names := generated.BuiltInPools(in.Pools)
-	if len(names) == 0 {
-		return nil, errors.New("no built-in MachineConfigPool exists; name the pools to wait for with --pool")
-	}
-	return names, nil
+	return nil
 }
 
 // timedOut says which pools are not live, and where they stand.
-func (w *waiter) timedOut(timeout time.Duration) error {
+func (p *waitPrinter) timedOut(timeout time.Duration, look rollout.Look) error {
 	var pending []string
-	for _, name := range w.names {
-		if st, ok := w.states[name]; !ok || st.Phase != rollout.Live {
-			pending = append(pending, fmt.Sprintf("%s: %s", name, w.states[name].Message))
+	for i, name := range look.Pools {
+		if i >= len(look.States) || look.States[i].Phase != rollout.Live {
+			msg := ""
+			if i < len(look.States) {
+				msg = look.States[i].Message
+			}
+			pending = append(pending, fmt.Sprintf("%s: %s", name, msg))
 		}
 	}
-	fmt.Fprintf(w.stderr, "timed out after %s; not live on %d of %d pools:\n  %s\n", timeout, len(pending), len(w.names), strings.Join(pending, "\n  "))
+	fmt.Fprintf(p.stderr, "timed out after %s; not live on %d of %d pools:\n  %s\n", timeout, len(pending), len(look.Pools), strings.Join(pending, "\n  "))
 	return &exitError{code: waitTimedOut}
 }
