@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Runs the merge benchmarks of pkg/registries beside the reference merge (openshift/runtime-utils) and
+# Runs the merge benchmarks of pkg/registries beside MCO's merge (openshift/runtime-utils) and
 # prints, for each benchmark and size (medians of the -count runs): our time, allocations and time per
-# source, the reference's time, the ratio ours/reference, and how our time grows from the previous size
+# source, MCO's time, the ratio ours/MCO, and how our time grows from the previous size
 # compared with n log n (growth = (t2/t1) / (n2 log n2 / n1 log n1); at most 1 means no faster than n log n).
 #
 #   hack/bench-report.sh                      # BENCHTIME=1s COUNT=1
 #   BENCHTIME=3x COUNT=3 hack/bench-report.sh
-#   REGISTRIES_BENCH_REFERENCE_MAX=50000 hack/bench-report.sh   # also the reference at 50,000 (~40 s per op)
+#   REGISTRIES_BENCH_MCO_MAX=50000 hack/bench-report.sh   # also MCO at 50,000 (~40 s per op)
 #
 #   BENCH_OUTPUT=raw.txt hack/bench-report.sh                  # only tabulate a saved `go test -bench` output
 #
@@ -56,19 +56,19 @@ function fmtdur(ns) {
 	c = ++cnt[k]; vns[k, c] = ns; vb[k, c] = bytes; va[k, c] = allocs
 	if (!(bench in seenb)) { seenb[bench] = 1; benches[++nb] = bench }
 	if (!((bench, size) in seens)) { seens[bench, size] = 1; sizes[bench, ++ns_[bench]] = size + 0 }
-	if (impl != "ours" && impl != "reference" && !((bench, impl) in seenx)) { seenx[bench, impl] = 1; extras[bench, ++nx[bench]] = impl }
+	if (impl != "ours" && impl != "mco" && !((bench, impl) in seenx)) { seenx[bench, impl] = 1; extras[bench, ++nx[bench]] = impl }
 }
 END {
 	worst = 0
 	for (b = 1; b <= nb; b++) {
 		bench = benches[b]
 		printf "\n%s\n", bench
-		printf "| sources | ours | ours allocs | ours memory | reference | ours/reference | reference/ours | ours per source | growth vs n log n |\n"
+		printf "| sources | ours | ours allocs | ours memory | MCO | ours/MCO | MCO/ours | ours per source | growth vs n log n |\n"
 		printf "|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
 		prev = 0
 		for (s = 1; s <= ns_[bench]; s++) {
 			n = sizes[bench, s]
-			ko = bench SUBSEP n SUBSEP "ours"; kr = bench SUBSEP n SUBSEP "reference"
+			ko = bench SUBSEP n SUBSEP "ours"; kr = bench SUBSEP n SUBSEP "mco"
 			if (!(ko in cnt)) continue
 			t = median(vns, ko, cnt[ko])
 			ref = "skipped"; ratio = "-"; speedup = "-"
@@ -85,15 +85,15 @@ END {
 			printf "| %d | %s | %d | %.1f MB | %s | %s | %s | %s | %s |\n", n, fmtdur(t), median(va, ko, cnt[ko]), median(vb, ko, cnt[ko]) / 1e6, ref, ratio, speedup, fmtdur(t / n), growth
 			prev = n; prevt = t
 		}
-		# Other implementations of the same benchmark (e.g. ours-unchanged), beside the reference.
+		# Other implementations of the same benchmark (e.g. ours-unchanged), beside MCO.
 		for (x = 1; x <= nx[bench]; x++) {
 			impl = extras[bench, x]
 			printf "\n%s, impl=%s\n", bench, impl
-			printf "| sources | %s | allocs | memory | reference | %s/reference | reference/%s |\n", impl, impl, impl
+			printf "| sources | %s | allocs | memory | MCO | %s/MCO | MCO/%s |\n", impl, impl, impl
 			printf "|--:|--:|--:|--:|--:|--:|--:|\n"
 			for (s = 1; s <= ns_[bench]; s++) {
 				n = sizes[bench, s]
-				kx = bench SUBSEP n SUBSEP impl; kr = bench SUBSEP n SUBSEP "reference"
+				kx = bench SUBSEP n SUBSEP impl; kr = bench SUBSEP n SUBSEP "mco"
 				if (!(kx in cnt)) continue
 				t = median(vns, kx, cnt[kx])
 				ref = "skipped"; ratio = "-"; speedup = "-"

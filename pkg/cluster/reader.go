@@ -244,7 +244,7 @@ func (r *Reader) HasSynced() bool {
 
 // Inputs returns every input of a render, as the caches hold them now: one source per input kind read; the
 // optional kinds not read are in Unwatched, with the reason. Objects are shared with the cache and only read.
-// Reading a cache cannot fail, so unlike the reference's listers (docs/semantics.md §9.9, D2) there is no list
+// Reading a cache cannot fail, so unlike MCO's listers (docs/semantics.md §9.9, D2) there is no list
 // error to swallow; a failed write is returned and retried.
 func (r *Reader) Inputs() *inputs.Inputs {
 	r.mu.Lock()

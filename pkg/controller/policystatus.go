@@ -51,7 +51,7 @@ func wantedConditions(res *syncResult) map[inputs.ObjectRef]conditionChange {
 // sync. Only Pending is written, True while part of the object does not take effect, and removed once everything
 // does. No Applied condition: what this controller knows is that the MachineConfigs say what the policies say, not
 // that any node enforces them yet (that is the pools' rollout), so an Applied=True would claim more than is known,
-// the very fault D3 finds in the reference's Pending=False (docs/semantics.md §9.9); it would also mean a status
+// the very fault D3 finds in MCO's Pending=False (docs/semantics.md §9.9); it would also mean a status
 // write for every policy object on the first sync of every cluster. An invalid sync
 // judges only the objects it found problems with (a problem elsewhere may have stopped the render before the
 // others were judged); the other objects keep their conditions until a sync succeeds.

@@ -12,7 +12,7 @@ import (
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
-// TestMirrorLookupWritesNoFile shows the fix of docs/semantics.md §9.9 D7: the reference writes every rendered
+// TestMirrorLookupWritesNoFile shows the fix of docs/semantics.md §9.9 D7: MCO writes every rendered
 // registries.conf to a temporary file for containers/image, whose cache keeps each path forever. Here the
 // lookup of sigstore-registries.yaml reads the merge's in-memory model: no file is written at all.
 func TestMirrorLookupWritesNoFile(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 )
 
 // TestTheOrderOfPolicyObjectsDoesNotMatter renders every golden input with its policy objects reversed: the
-// files are the same bytes (docs/semantics.md §9.9 D1: the reference follows lister order).
+// files are the same bytes (docs/semantics.md §9.9 D1: MCO follows lister order).
 func TestTheOrderOfPolicyObjectsDoesNotMatter(t *testing.T) {
 	dirs, _ := filepath.Glob("testdata/golden/*")
 	checker := registriesconf.NewChecker()

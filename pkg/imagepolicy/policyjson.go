@@ -94,7 +94,7 @@ func namespacePolicy(cluster []byte, uses []scopeUse) ([]byte, error) {
 	}
 	atomic := policy.Transports[transportAtomic]
 	if atomic == nil {
-		atomic = signature.PolicyTransportScopes{} // written even when empty, as the reference does (docs/semantics.md §9.9 D6)
+		atomic = signature.PolicyTransportScopes{} // written even when empty, as MCO does (docs/semantics.md §9.9 D6)
 		policy.Transports[transportAtomic] = atomic
 	}
 	for _, u := range uses {
@@ -115,7 +115,7 @@ func basePolicy() (*signature.Policy, error) {
 	return policy, nil
 }
 
-// encode writes a policy as the reference does (docs/semantics.md §9.3 step 5): encoding/json, indented by two spaces, HTML
+// encode writes a policy as MCO does (docs/semantics.md §9.3 step 5): encoding/json, indented by two spaces, HTML
 // escaping on, no trailing newline. The render's Checker loads every policy file back strictly (docs/semantics.md §9.7) with
 // signature.NewPolicyFromBytes, so that a node never gets a file it would refuse.
 func encode(policy *signature.Policy) ([]byte, error) {

@@ -145,7 +145,7 @@ func inNamespace(uses []scopeUse, ns string) []scopeUse {
 }
 
 // ConflictMessage is the message of the Pending condition of an ImagePolicy whose scopes are dropped because
-// ClusterImagePolicy scopes cover them, in the reference's words.
+// ClusterImagePolicy scopes cover them, in MCO's words.
 func ConflictMessage(dropped []string) string {
 	return fmt.Sprintf("has conflicting scope(s) %q that equal to or nest inside existing clusterimagepolicy, only policy from clusterimagepolicy scope(s) will be applied", dropped)
 }

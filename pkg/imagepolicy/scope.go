@@ -7,8 +7,8 @@ import "strings"
 // super or continues it with "/"; or super is "*.d" and the host of sub (before the first "/", without
 // ":port") ends with ".d".
 //
-//	Nested("quay.io/a/b:v1", "quay.io/a/b")            true (the reference says false, docs/semantics.md §9.9 D5)
-//	Nested("a.example.com/x:v1", "*.example.com")      true (the reference says false, docs/semantics.md §9.9 D5)
+//	Nested("quay.io/a/b:v1", "quay.io/a/b")            true (MCO says false, docs/semantics.md §9.9 D5)
+//	Nested("a.example.com/x:v1", "*.example.com")      true (MCO says false, docs/semantics.md §9.9 D5)
 //	Nested("a.example.com:5000/x", "*.example.com")    true
 //	Nested("example.com", "*.example.com")             false
 //	Nested("quay.io/ab", "quay.io/a")                  false

@@ -7,7 +7,7 @@ import (
 )
 
 // TestNested pins the nesting of signature scopes of docs/semantics.md §9.2, including the tag and digest forms
-// the reference gets wrong (docs/semantics.md §9.9 D5).
+// MCO gets wrong (docs/semantics.md §9.9 D5).
 func TestNested(t *testing.T) {
 	for _, tc := range []struct {
 		sub, super string

@@ -123,7 +123,7 @@ func endpoints(conf *registriesconf.Config, s string) ([]string, error) {
 	return out, nil
 }
 
-// encodeSigstore writes sigstore-registries.yaml as the reference does, with sigs.k8s.io/yaml (yaml.v2's
+// encodeSigstore writes sigstore-registries.yaml as MCO does, with sigs.k8s.io/yaml (yaml.v2's
 // key order, not bytewise).
 func encodeSigstore(keys map[string][]origin) ([]byte, error) {
 	f := registriesD{Docker: map[string]registriesDNamespace{}}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/linediff"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 )
@@ -90,8 +91,8 @@ func Prove(in *inputs.Inputs, plan *Plan, opts render.Options) (*Proof, error) {
 	return proof, nil
 }
 
-// fileChanges lists the lines of each node file that only old or only new holds, in file order: "<file>: - line"
-// and "<file>: + line", at most maxFileLines per file.
+// fileChanges lists the lines of each node file that changed (linediff), in file order: "<file>: - line" and
+// "<file>: + line", at most maxFileLines per file.
 func fileChanges(old, new nodefiles.Files) []string {
 	var out []string
 	paths := old.Paths()
@@ -107,38 +108,15 @@ func fileChanges(old, new nodefiles.Files) []string {
 			continue
 		}
 		var lines []string
-		for _, l := range onlyIn(a, b) {
-			lines = append(lines, fmt.Sprintf("%s: - %s", p, l))
-		}
-		for _, l := range onlyIn(b, a) {
-			lines = append(lines, fmt.Sprintf("%s: + %s", p, l))
-		}
-		if len(lines) == 0 {
-			lines = []string{p + ": the same lines in another order"}
+		for _, l := range linediff.Text(a, b) {
+			if strings.TrimSpace(l[2:]) != "" {
+				lines = append(lines, fmt.Sprintf("%s: %s %s", p, l[:1], strings.TrimSpace(l[2:])))
+			}
 		}
 		if len(lines) > maxFileLines {
 			lines = append(lines[:maxFileLines], fmt.Sprintf("%s: ... and %d more changed lines", p, len(lines)-maxFileLines))
 		}
 		out = append(out, lines...)
-	}
-	return out
-}
-
-// onlyIn returns the lines of a that b does not hold (counting repeats), in a's order.
-func onlyIn(a, b []byte) []string {
-	count := map[string]int{}
-	for _, l := range strings.Split(string(b), "\n") {
-		count[l]++
-	}
-	var out []string
-	for _, l := range strings.Split(string(a), "\n") {
-		if count[l] > 0 {
-			count[l]--
-			continue
-		}
-		if strings.TrimSpace(l) != "" {
-			out = append(out, strings.TrimSpace(l))
-		}
 	}
 	return out
 }

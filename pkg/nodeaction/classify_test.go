@@ -8,7 +8,7 @@ import (
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
-// TestClassify covers the situations the reference distinguishes, end to end: the action a node takes,
+// TestClassify covers the situations MCO distinguishes, end to end: the action a node takes,
 // the minimal safe action, and which rules fired.
 func TestClassify(t *testing.T) {
 	digest := func(loc string) string { return mirror(loc, "digest-only") }

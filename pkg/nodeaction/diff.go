@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/openshift/registries-controller/pkg/linediff"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
@@ -110,7 +111,11 @@ func diffDropIn(in *input) []Change {
 	return out
 }
 
-// diffOther describes a file no rule reads by its size.
+// maxOtherLines bounds the changed lines described of one file no rule reads.
+const maxOtherLines = 20
+
+// diffOther describes a file no rule reads (a credential provider file, a kubelet drop-in) by its size, and a
+// changed one by its changed lines (linediff), at most maxOtherLines of them.
 func diffOther(in *input, p string) []Change {
 	o, inOld := in.Old.content(p)
 	n, inNew := in.New.content(p)
@@ -120,5 +125,14 @@ func diffOther(in *input, p string) []Change {
 	case !inNew:
 		return []Change{{File: p, Kind: Removed, Detail: fmt.Sprintf("%d bytes", len(o))}}
 	}
-	return []Change{{File: p, Kind: Changed, Detail: fmt.Sprintf("contents changed (%d -> %d bytes)", len(o), len(n))}}
+	out := []Change{{File: p, Kind: Changed, Detail: fmt.Sprintf("contents changed (%d -> %d bytes)", len(o), len(n))}}
+	lines := linediff.Text(o, n)
+	for i, l := range lines {
+		if i == maxOtherLines {
+			out = append(out, Change{File: p, Kind: Changed, Detail: fmt.Sprintf("... and %d more changed lines", len(lines)-i)})
+			break
+		}
+		out = append(out, Change{File: p, Kind: Changed, Detail: "line " + l})
+	}
+	return out
 }

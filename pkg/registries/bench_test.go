@@ -25,19 +25,19 @@ import (
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
-// The benchmarks compare our merge with the reference (openshift/runtime-utils EditRegistriesConfig) on
+// The benchmarks compare our merge with MCO (openshift/runtime-utils EditRegistriesConfig) on
 // the same inputs, in the same run:
 //
-//	BenchmarkMerge/sources=N/impl=ours|reference           the merge only: our validation, mirror-set
+//	BenchmarkMerge/sources=N/impl=ours|mco           the merge only: our validation, mirror-set
 //	                                                        merge, payload rule and entries (MergeOnly),
 //	                                                        against EditRegistriesConfig
-//	BenchmarkMergeAndRender/sources=N/impl=ours|reference  the full path: render.Render, what a sync computes
+//	BenchmarkMergeAndRender/sources=N/impl=ours|mco  the full path: render.Render, what a sync computes
 //	                                                        (merge, TOML encoding, the Checker's load-back with
 //	                                                        containers/image, the MachineConfigs of master and
 //	                                                        worker), against what MCO computes for the same
 //	                                                        files: EditRegistriesConfig, the TOML encoding, and
 //	                                                        the Ignition config of each pool's MachineConfig
-//	                                                        (referenceMachineConfigs). Two configurations that
+//	                                                        (mcoMachineConfig). Two configurations that
 //	                                                        differ in one mirror alternate, so every render of
 //	                                                        ours is loaded back with containers/image.
 //	BenchmarkMergeAndRender/sources=N/impl=ours-unchanged  render.Render of unchanged inputs, as on a resync or
@@ -46,12 +46,12 @@ import (
 //	BenchmarkMergeAndRender/sources=N/impl=ours-noload     render.Render of the same alternating inputs as
 //	                                                        impl=ours with a Checker that loads nothing: what
 //	                                                        the render costs without the load-back, which the
-//	                                                        reference does not do (the difference between
+//	                                                        MCO does not do (the difference between
 //	                                                        the two is the price of that proof).
 //
 // hack/bench-report.sh runs them and prints the ratios.
-var benchReferenceMax = flag.Int("bench.reference-max", envInt("REGISTRIES_BENCH_REFERENCE_MAX", 10000),
-	"largest size at which the benchmarks run the reference, which is quadratic (env REGISTRIES_BENCH_REFERENCE_MAX)")
+var benchMCOMax = flag.Int("bench.mco-max", envInt("REGISTRIES_BENCH_MCO_MAX", 10000),
+	"largest size at which the benchmarks run MCO, which is quadratic (env REGISTRIES_BENCH_MCO_MAX)")
 
 var benchSizes = []int{100, 1000, 10000, 50000}
 
@@ -60,7 +60,7 @@ func BenchmarkMerge(b *testing.B) {
 		_, err := registries.MergeOnly(in)
 		return err
 	}, func(in *inputs.Inputs) error {
-		_, err := referenceEdit(in)
+		_, err := mcoEdit(in)
 		return err
 	})
 }
@@ -85,7 +85,7 @@ func BenchmarkMergeAndRender(b *testing.B) {
 		// registriesConfigIgnition inside its loop over the pools, and that decodes the pool's base
 		// registries.conf, merges (updateRegistriesConfig: EditRegistriesConfig) and encodes every time.
 		for range 2 {
-			conf, err := referenceEditBase(in)
+			conf, err := mcoEditBase(in)
 			if err != nil {
 				return err
 			}
@@ -93,7 +93,7 @@ func BenchmarkMergeAndRender(b *testing.B) {
 			if err := toml.NewEncoder(&buf).Encode(conf); err != nil {
 				return err
 			}
-			if err := referenceMachineConfig(buf.Bytes()); err != nil {
+			if err := mcoMachineConfig(buf.Bytes()); err != nil {
 				return err
 			}
 		}
@@ -122,13 +122,13 @@ func (noLoad) Check(files nodefiles.Files) (int, error) {
 	return bytes.Count(conf, []byte("[[registry]]")), nil
 }
 
-// benchImpls runs ours and the reference side by side at every size, as sources=N/impl=ours|reference, and
+// benchImpls runs ours and MCO side by side at every size, as sources=N/impl=ours|mco, and
 // the extra implementations given, named as they say.
-func benchImpls(b *testing.B, ours, reference func(*inputs.Inputs) error, extra ...benchImpl) {
+func benchImpls(b *testing.B, ours, mco func(*inputs.Inputs) error, extra ...benchImpl) {
 	for _, n := range benchSizes {
-		for _, impl := range append([]benchImpl{{"ours", ours}, {"reference", reference}}, extra...) {
+		for _, impl := range append([]benchImpl{{"ours", ours}, {"mco", mco}}, extra...) {
 			b.Run(fmt.Sprintf("sources=%d/impl=%s", n, impl.name), func(b *testing.B) {
-				if impl.name == "reference" {
+				if impl.name == "mco" {
 					skipLargeReference(b, n)
 				}
 				in := benchInputs(b, n)
@@ -144,9 +144,9 @@ func benchImpls(b *testing.B, ours, reference func(*inputs.Inputs) error, extra 
 	}
 }
 
-// referenceMachineConfig builds what MCO builds for a pool once registries.conf is encoded: an Ignition 3
+// mcoMachineConfig builds what MCO builds for a pool once registries.conf is encoded: an Ignition 3
 // config writing the file (overwrite, mode 0644, a data URL), as JSON.
-func referenceMachineConfig(registriesConf []byte) error {
+func mcoMachineConfig(registriesConf []byte) error {
 	cfg := ign3types.Config{Ignition: ign3types.Ignition{Version: "3.5.0"}}
 	source := dataurl.EncodeBytes(registriesConf)
 	mode, overwrite := 0o644, true
@@ -176,8 +176,8 @@ func withOneMoreMirror(in *inputs.Inputs) *inputs.Inputs {
 }
 
 func skipLargeReference(b *testing.B, n int) {
-	if n > *benchReferenceMax {
-		b.Skipf("the reference is quadratic; it runs up to %d sources (-bench.reference-max)", *benchReferenceMax)
+	if n > *benchMCOMax {
+		b.Skipf("MCO is quadratic; it runs up to %d sources (-bench.mco-max)", *benchMCOMax)
 	}
 }
 
@@ -185,23 +185,23 @@ func reportPerSource(b *testing.B, n int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/source")
 }
 
-// referenceEdit is the reference merge on the node's base configuration.
-func referenceEdit(in *inputs.Inputs) (*sysregistriesv2.V2RegistriesConf, error) {
+// mcoEdit is MCO's merge on the node's base configuration.
+func mcoEdit(in *inputs.Inputs) (*sysregistriesv2.V2RegistriesConf, error) {
 	conf := &sysregistriesv2.V2RegistriesConf{UnqualifiedSearchRegistries: []string{"registry.access.redhat.com", "docker.io"}}
-	return conf, referenceEditConf(conf, in)
+	return conf, mcoEditConf(conf, in)
 }
 
-// referenceEditBase is MCO's updateRegistriesConfig: the base registries.conf decoded, then the reference merge.
-// (MCO also runs validateRegistriesConfScopes there, which this leaves out: the reference is not slowed down.)
-func referenceEditBase(in *inputs.Inputs) (*sysregistriesv2.V2RegistriesConf, error) {
+// mcoEditBase is MCO's updateRegistriesConfig: the base registries.conf decoded, then MCO's merge.
+// (MCO also runs validateRegistriesConfScopes there, which this leaves out: MCO is not slowed down.)
+func mcoEditBase(in *inputs.Inputs) (*sysregistriesv2.V2RegistriesConf, error) {
 	conf := &sysregistriesv2.V2RegistriesConf{}
 	if _, err := toml.Decode(string(nodefiles.Base(nodefiles.RegistriesConf)), conf); err != nil {
 		return nil, err
 	}
-	return conf, referenceEditConf(conf, in)
+	return conf, mcoEditConf(conf, in)
 }
 
-func referenceEditConf(conf *sysregistriesv2.V2RegistriesConf, in *inputs.Inputs) error {
+func mcoEditConf(conf *sysregistriesv2.V2RegistriesConf, in *inputs.Inputs) error {
 	rs := in.RegistrySources()
 	return refregistries.EditRegistriesConfig(conf, rs.InsecureRegistries, rs.BlockedRegistries,
 		in.ImageContentSourcePolicies, in.ImageDigestMirrorSets, in.ImageTagMirrorSets)

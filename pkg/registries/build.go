@@ -27,7 +27,7 @@ type regEntry struct {
 }
 
 // registryBuilder holds the entries in output order, indexed by scope, so that every lookup of an
-// enclosing scope is one map access (docs/semantics.md §7.7: the reference scans all entries for each).
+// enclosing scope is one map access (docs/semantics.md §7.7: MCO scans all entries for each).
 type registryBuilder struct {
 	list    []*regEntry
 	byScope map[Scope]*regEntry
@@ -89,7 +89,7 @@ func covered(s Scope, set *scopeSet) bool {
 	return false
 }
 
-// buildRegistries computes the [[registry]] entries (docs/semantics.md §2, steps 3-7) in the reference's order:
+// buildRegistries computes the [[registry]] entries (docs/semantics.md §2, steps 3-7) in MCO's order:
 // digest sources, tag-only sources, then new blocked scopes and new insecure scopes in list order.
 // It returns the problems that make the input impossible to render faithfully.
 func buildRegistries(digest, tag []*mirrorSet, insecure, blocked []scopeItem) ([]sysregistriesv2.Registry, []InheritedReport, []inputs.Problem) {
@@ -157,7 +157,7 @@ func (b *registryBuilder) nearestMirrored(s Scope) *regEntry {
 
 // inherit gives e the mirrors of the enclosing source from, rebased so that every reference under e is
 // rewritten as from would rewrite it (docs/semantics.md §2.7). A source that must never be contacted stays
-// never contacted below it too (docs/semantics.md §7.3: the reference lets nested entries fall back to it).
+// never contacted below it too (docs/semantics.md §7.3: MCO lets nested entries fall back to it).
 func (e *regEntry) inherit(from *regEntry) {
 	e.from = from
 	for _, m := range from.reg.Mirrors {

@@ -27,17 +27,17 @@ import (
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
-// TestDifferential compares Merge with the reference merge (openshift/runtime-utils pkg/registries, the
+// TestDifferential compares Merge with MCO's merge (openshift/runtime-utils pkg/registries, the
 // library MCO renders with) on random inputs. Both files are loaded with containers/image, and for a
 // corpus of image references derived from each input the pulls are compared attempt by attempt:
 // rewritten reference, pull-from-mirror, insecure, blocked. Every difference must be explained by one of
-// the reference defects this project fixes on purpose (docs/semantics.md §7), checked by testing the condition
+// MCO defects this project fixes on purpose (docs/semantics.md §7), checked by testing the condition
 // that triggers the defect for the references involved; an unexplained difference fails the test. Inputs
 // that trigger no defect at all must render byte-identical files (drop-in compatibility).
 //
 // Reproduce one input with -differential.seed=S -differential.inputs=1.
 var (
-	differentialInputs = flag.Int("differential.inputs", envInt("REGISTRIES_DIFFERENTIAL_INPUTS", 2000), "random inputs TestDifferential compares with the reference (env REGISTRIES_DIFFERENTIAL_INPUTS)")
+	differentialInputs = flag.Int("differential.inputs", envInt("REGISTRIES_DIFFERENTIAL_INPUTS", 2000), "random inputs TestDifferential compares with MCO (env REGISTRIES_DIFFERENTIAL_INPUTS)")
 	differentialSeed   = flag.Uint64("differential.seed", uint64(envInt("REGISTRIES_DIFFERENTIAL_SEED", 1)), "seed of the first input of TestDifferential; input i uses seed+i (env REGISTRIES_DIFFERENTIAL_SEED)")
 )
 
@@ -57,7 +57,7 @@ const (
 	defectFarthest        = "docs/semantics.md §7.2 farthest instead of nearest ancestor"
 	defectNeverNotNested  = "docs/semantics.md §7.3 NeverContactSource not reaching inheriting entries"
 	defectInheritInsecure = "docs/semantics.md §7.4 inherited mirrors keep their old insecure flag"
-	defectWildcardNested  = "docs/semantics.md §7.5 wildcard source with nested entries (reference fails)"
+	defectWildcardNested  = "docs/semantics.md §7.5 wildcard source with nested entries (MCO fails)"
 )
 
 func TestDifferential(t *testing.T) {
@@ -83,7 +83,7 @@ type diffStats struct {
 	rejectedInputs  int
 	compared        int
 	references      int
-	referenceErrors int
+	mcoErrors int
 	identicalBytes  int // inputs without any defect condition, whose files were compared byte for byte
 	inputsByDefect  map[string]int
 	diffsByDefect   map[string]int // differing (input, image reference) pairs, by the first explaining defect
@@ -95,8 +95,8 @@ func newDiffStats() *diffStats {
 }
 
 func (st *diffStats) log(t *testing.T, n int) {
-	t.Logf("%d inputs: %d rejected by our validation, %d compared (%d image references), %d where the reference fails",
-		n, st.rejectedInputs, st.compared, st.references, st.referenceErrors)
+	t.Logf("%d inputs: %d rejected by our validation, %d compared (%d image references), %d where MCO fails",
+		n, st.rejectedInputs, st.compared, st.references, st.mcoErrors)
 	for _, k := range sortedKeys(st.rejected) {
 		t.Logf("  rejected, problem class %q: %d inputs", k, st.rejected[k])
 	}
@@ -324,16 +324,16 @@ func generateInputs(seed uint64) *inputs.Inputs {
 	return in
 }
 
-// referenceMerge runs the reference: the node's base registries.conf decoded with BurntSushi/toml,
+// mcoMerge runs MCO: the node's base registries.conf decoded with BurntSushi/toml,
 // EditRegistriesConfig, and the TOML encoding, as MCO does.
-func referenceMerge(in *inputs.Inputs) (conf []byte, err error) {
+func mcoMerge(in *inputs.Inputs) (conf []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("reference panicked: %v", r)
+			err = fmt.Errorf("MCO's merge panicked: %v", r)
 		}
 	}()
 	var c sysregistriesv2.V2RegistriesConf
-	if _, err := toml.Decode(referenceBaseConf, &c); err != nil {
+	if _, err := toml.Decode(nodeBaseConf, &c); err != nil {
 		return nil, err
 	}
 	rs := in.RegistrySources()
@@ -348,8 +348,8 @@ func referenceMerge(in *inputs.Inputs) (conf []byte, err error) {
 	return buf.Bytes(), nil
 }
 
-// referenceBaseConf is the node's base /etc/containers/registries.conf.
-const referenceBaseConf = "unqualified-search-registries = ['registry.access.redhat.com', 'docker.io']\n"
+// nodeBaseConf is the node's base /etc/containers/registries.conf.
+const nodeBaseConf = "unqualified-search-registries = ['registry.access.redhat.com', 'docker.io']\n"
 
 func compareWithReference(t *testing.T, seed uint64, in *inputs.Inputs, st *diffStats) {
 	t.Helper()
@@ -371,22 +371,22 @@ func compareWithReference(t *testing.T, seed uint64, in *inputs.Inputs, st *diff
 	}
 	st.compared++
 	m := newDefectModel(in)
-	refConf, refErr := referenceMerge(in)
+	refConf, refErr := mcoMerge(in)
 	if refErr != nil {
 		if len(m.wildcardNested) == 0 {
-			t.Fatalf("seed %d: the reference fails without a wildcard source with nested entries: %v\ninput:\n%s", seed, refErr, formatInputs(in))
+			t.Fatalf("seed %d: MCO fails without a wildcard source with nested entries: %v\ninput:\n%s", seed, refErr, formatInputs(in))
 		}
-		st.referenceErrors++
+		st.mcoErrors++
 		st.inputsByDefect[defectWildcardNested]++
 		return
 	}
 	ourConf := ours.RegistriesConf
 	if ourConf == nil {
-		ourConf = []byte(referenceBaseConf)
+		ourConf = []byte(nodeBaseConf)
 	}
 	fail := func(format string, args ...any) {
 		t.Helper()
-		t.Fatalf("seed %d: %s\ninput:\n%s\nours:\n%s\nreference:\n%s", seed, fmt.Sprintf(format, args...), formatInputs(in), ourConf, refConf)
+		t.Fatalf("seed %d: %s\ninput:\n%s\nours:\n%s\nMCO:\n%s", seed, fmt.Sprintf(format, args...), formatInputs(in), ourConf, refConf)
 	}
 	if !m.anyDefect() {
 		if !bytes.Equal(ourConf, refConf) {
@@ -404,7 +404,7 @@ func compareWithReference(t *testing.T, seed uint64, in *inputs.Inputs, st *diff
 	}
 	rc, err := registriesconf.Load(refConf, nil)
 	if err != nil {
-		fail("the reference's file does not load: %v", err)
+		fail("MCO's file does not load: %v", err)
 	}
 	defer rc.Close()
 
@@ -424,7 +424,7 @@ func compareWithReference(t *testing.T, seed uint64, in *inputs.Inputs, st *diff
 		involved := append(involvedScopes(oc, ref, op), involvedScopes(rc, ref, rp)...)
 		defect := m.explain(kind, involved)
 		if defect == "" {
-			fail("unexplained difference (%s) for %s (entries involved: %q)\nours:      %s\nreference: %s", kind, name, involved, formatPull(op, oerr), formatPull(rp, rerr))
+			fail("unexplained difference (%s) for %s (entries involved: %q)\nours:      %s\nMCO:       %s", kind, name, involved, formatPull(op, oerr), formatPull(rp, rerr))
 		}
 		st.diffsByDefect[defect]++
 		if !seen[defect] {
@@ -523,7 +523,7 @@ func involvedScopes(c *registriesconf.Config, ref reference.Named, p []attempt) 
 // defectModel holds what the input says, computed here from the spec (docs/semantics.md §2) and independently of
 // the code under test, to tell which defect conditions hold for which entries.
 type defectModel struct {
-	digest, tag    []string                   // mirrored sources of each group, sorted (the reference's order)
+	digest, tag    []string                   // mirrored sources of each group, sorted (MCO's order)
 	lists          map[string][][]string      // group+"\x00"+source -> lists of entries with a real mirror
 	never          map[string]bool            // source -> NeverContactSource
 	own            map[string]bool            // mirrored sources, either group
@@ -611,7 +611,7 @@ func (m *defectModel) anyDefect() bool { return len(m.entry) > 0 }
 
 // classifyNonOwn checks the defect conditions of an entry that inherits mirrors, if any.
 func (m *defectModel) classifyNonOwn(e string) {
-	near, far := m.nearestMirrored(e), m.referenceMirrored(e)
+	near, far := m.nearestMirrored(e), m.mcoMirrored(e)
 	for _, s := range append(slices.Clone(m.digest), m.tag...) {
 		if strings.HasPrefix(s, "*.") && s != e && nested(e, s) {
 			m.wildcardNested = append(m.wildcardNested, e)
@@ -638,7 +638,7 @@ func (m *defectModel) classifyNonOwn(e string) {
 		}
 		endpoints := m.mirrorsOf[a] // the source among them when an entry lists it explicitly
 		if m.cyclic(a) {
-			endpoints = append([]string{a}, endpoints...) // the reference's cycle breaking can list it too
+			endpoints = append([]string{a}, endpoints...) // MCO's cycle breaking can list it too
 		}
 		for _, x := range endpoints {
 			if covered(x+e[len(a):], m.insecure) != covered(x, m.insecure) {
@@ -667,9 +667,9 @@ func (m *defectModel) nearestMirrored(e string) string {
 	return best
 }
 
-// referenceMirrored is the mirrored source the reference gives e the mirrors of: the first enclosing one
+// mcoMirrored is the mirrored source MCO gives e the mirrors of: the first enclosing one
 // in its processing order, digest sources sorted, then tag sources sorted.
-func (m *defectModel) referenceMirrored(e string) string {
+func (m *defectModel) mcoMirrored(e string) string {
 	for _, s := range append(slices.Clone(m.digest), m.tag...) {
 		if s != e && nested(e, s) {
 			return s
@@ -678,7 +678,7 @@ func (m *defectModel) referenceMirrored(e string) string {
 	return ""
 }
 
-// cyclic reports whether the reference's ordering constraints for source, in either group, contain a
+// cyclic reports whether MCO's ordering constraints for source, in either group, contain a
 // cycle, a repeated mirror included: only then can its cycle breaking put the source first (docs/semantics.md §7.1).
 func (m *defectModel) cyclic(source string) bool {
 	for _, group := range []string{"digest", "tag"} {

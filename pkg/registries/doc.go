@@ -1,6 +1,6 @@
 // Package registries merges the mirror configuration of a cluster into /etc/containers/registries.conf and the
 // search-registries drop-in, and decides which blocked scopes apply: the rules of docs/semantics.md §2 to §5,
-// with the reference's defects of §7 fixed.
+// with MCO's defects of §7 fixed.
 //
 // Merge is pure: it reads an *inputs.Inputs (ImageContentSourcePolicies, ImageDigestMirrorSets,
 // ImageTagMirrorSets, the Image "cluster" registrySources and the release image) and returns bytes, the
@@ -14,7 +14,7 @@
 //	validate.go    every value of every kind, all problems at once, as *inputs.InvalidError (§5)
 //	entries.go     the mirror objects flattened into entries, in a fixed order
 //	mirrorsets.go  entries grouped per exact source, digest group (IDMS, ICSP) and tag group (ITMS) apart (§2.1)
-//	order.go       one mirror order per source: the reference's breadth-first merge, cycles broken safely (§2.2, §7.1)
+//	order.go       one mirror order per source: MCO's breadth-first merge, cycles broken safely (§2.2, §7.1)
 //	payload.go     blocked scopes that would leave the release payload unpullable are left out (§4)
 //	build.go       the [[registry]] entries: insecure and blocked scopes, nested entries inheriting mirrors (§2.3–§2.7)
 //	scope.go       scopes and their nesting, with ancestors for indexed lookups (§2, §7.7)

@@ -36,7 +36,7 @@ type mirrorEntry struct {
 func (e *mirrorEntry) neverContactSource() bool { return e.policy == configv1.NeverContactSource }
 
 // hasRealMirror reports whether some mirror differs from the source. Entries without one are ignored,
-// policy included, as the reference does.
+// policy included, as MCO does.
 func (e *mirrorEntry) hasRealMirror() bool {
 	for _, m := range e.mirrors {
 		if m != e.source {

@@ -8,9 +8,9 @@ import (
 	"github.com/openshift/registries-controller/pkg/inputs"
 )
 
-// MergeOnly runs what Merge does up to the registries.conf model, the equivalent of the reference's
+// MergeOnly runs what Merge does up to the registries.conf model, the equivalent of MCO's
 // EditRegistriesConfig: validation, the mirror-set merge, the release payload rule and the entries,
-// without encoding the file or loading it back. Benchmarks compare it with the reference.
+// without encoding the file or loading it back. Benchmarks compare it with MCO.
 func MergeOnly(in *inputs.Inputs) (*sysregistriesv2.V2RegistriesConf, error) {
 	m, err := buildModel(in)
 	if err != nil || m.registries == nil {

@@ -81,7 +81,7 @@ type model struct {
 }
 
 // buildModel validates the inputs, merges the mirror sets, applies the release payload rule and builds
-// the registries.conf model: the part of Merge that corresponds to the reference's EditRegistriesConfig.
+// the registries.conf model: the part of Merge that corresponds to MCO's EditRegistriesConfig.
 func buildModel(in *inputs.Inputs) (*model, error) {
 	entries := collectEntries(in)
 	if ps := validate(in, entries); len(ps) > 0 {
@@ -96,7 +96,7 @@ func buildModel(in *inputs.Inputs) (*model, error) {
 	if m.plan, err = planBlocking(in, m.digest, m.tag, insecure, blocked); err != nil {
 		return nil, err
 	}
-	// As the reference: any mirror object, even one without entries, means a rendered registries.conf.
+	// As MCO: any mirror object, even one without entries, means a rendered registries.conf.
 	switch {
 	case m.plan.checked != nil:
 		m.registries = m.plan.checked // the payload check rendered exactly this
@@ -160,7 +160,7 @@ func (r *rendered) encode() error {
 	return err
 }
 
-// encodeTOML encodes a registries.conf model byte for byte as the reference does (BurntSushi/toml), which is
+// encodeTOML encodes a registries.conf model byte for byte as MCO does (BurntSushi/toml), which is
 // what makes the bytes identical to those existing clusters carry.
 func encodeTOML(conf *sysregistriesv2.V2RegistriesConf) ([]byte, error) {
 	data, err := registriesconf.Encode(conf)

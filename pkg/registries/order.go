@@ -3,7 +3,7 @@ package registries
 import "sort"
 
 // orderMirrors merges the mirror lists given for one source into one list, keeping every list's order
-// where the lists agree, exactly as the reference does so that rendered files stay byte-identical:
+// where the lists agree, exactly as MCO does so that rendered files stay byte-identical:
 //
 //   - each list is a chain of constraints m[0] before m[1] ..., and, when the source is not in the list,
 //     its last mirror before the source;
@@ -12,7 +12,7 @@ import "sort"
 //     order (a FIFO, not a priority queue: [a,b,c] + [a,z] gives a,b,z,c);
 //   - the source, when it comes out last, is dropped (containers/image always tries it last anyway).
 //
-// Two defects of the reference are fixed (docs/semantics.md §7.1): a list that repeats a mirror is read with the
+// Two defects of MCO are fixed (docs/semantics.md §7.1): a list that repeats a mirror is read with the
 // repeat removed, and when conflicting lists form a cycle, the cycle is broken with the byte-smallest
 // remaining mirror, never with the source while a mirror remains; and the source is then moved behind
 // every mirror that no list orders after it (sourceBehindUnordered), so the source never ends up ahead
@@ -70,7 +70,7 @@ func (g *orderGraph) node(name string) int {
 	return len(g.nodes) - 1
 }
 
-// edge adds from -> to once; repeated constraints are one edge, as in the reference.
+// edge adds from -> to once; repeated constraints are one edge, as in MCO.
 func (g *orderGraph) edge(from, to int) {
 	key := [2]int{from, to}
 	if _, ok := g.edges[key]; ok {
@@ -181,7 +181,7 @@ func contains(list []string, s string) bool {
 // reachable from it through the constraints). Breaking a cycle can release the source while such a
 // mirror still waits for a predecessor, or in the same batch ahead of it by byte order: with lists
 // [a,z,b] and [b,z,a], z comes out after the source although both lists put it before. Without a cycle
-// every such mirror comes out before the source anyway, so this changes nothing where the reference is
+// every such mirror comes out before the source anyway, so this changes nothing where MCO is
 // right.
 func (g *orderGraph) sourceBehindUnordered(out []string, source int) []string {
 	at := -1

@@ -30,7 +30,7 @@ const placeholderDigest = digest.Digest("sha256:00000000000000000000000000000000
 
 // planBlocking applies the release payload rule: a blocked scope covering the payload repository applies
 // only if a digest pull of the payload still has an unblocked mirror; otherwise it is left out and
-// reported. Unlike the reference, a check that cannot run is an error, never a silent drop of every
+// reported. Unlike MCO, a check that cannot run is an error, never a silent drop of every
 // blocked and allowed registry. With no release image known, no blocked scope applies (fail closed:
 // blocking could make the cluster unable to pull its own payload).
 func planBlocking(in *inputs.Inputs, digestSets, tagSets []*mirrorSet, insecure, blocked []scopeItem) (*blockingPlan, error) {

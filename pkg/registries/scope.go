@@ -31,7 +31,7 @@ func (s Scope) Host() string {
 	return str
 }
 
-// Contains reports whether sub is nested in s, with the meaning the reference gives it (docs/semantics.md §2):
+// Contains reports whether sub is nested in s, with the meaning MCO gives it (docs/semantics.md §2):
 // sub equals s; or sub starts with s followed by "/"; or s is "*.d" and the host of sub ends with ".d".
 // "quay.io:443" is not nested in "quay.io", and "example.com" is not nested in "*.example.com".
 func (s Scope) Contains(sub Scope) bool {

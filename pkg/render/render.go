@@ -147,7 +147,7 @@ func check(checker Checker, files nodefiles.Files, merge *registries.Result) err
 	return nil
 }
 
-// nodeFiles returns the files in the order the reference writes them (docs/semantics.md §9.6): registries.conf,
+// nodeFiles returns the files in the order MCO writes them (docs/semantics.md §9.6): registries.conf,
 // policy.json, sigstore-registries.yaml, the namespace policies sorted by namespace, then the search-registries
 // drop-in; files the node keeps as they are are left out.
 func nodeFiles(r *registries.Result, p *imagepolicy.Result) nodefiles.Files {

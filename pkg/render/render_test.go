@@ -92,7 +92,7 @@ func TestEveryBuiltInPoolGetsAMachineConfigAsTheReferenceWritesIt(t *testing.T) 
 			}
 			const prefix = "data:text/plain;charset=utf-8;base64,"
 			if !strings.HasPrefix(f.Contents.Source, prefix) {
-				t.Fatalf("%s: source %.60s is not the reference's data URL form", f.Path, f.Contents.Source)
+				t.Fatalf("%s: source %.60s is not MCO's data URL form", f.Path, f.Contents.Source)
 			}
 			if _, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(f.Contents.Source, prefix)); err != nil {
 				t.Errorf("%s: %v", f.Path, err)
@@ -100,7 +100,7 @@ func TestEveryBuiltInPoolGetsAMachineConfigAsTheReferenceWritesIt(t *testing.T) 
 		}
 		want := []string{"/etc/containers/registries.conf", "/etc/containers/policy.json", "/etc/containers/registries.conf.d/01-image-searchRegistries.conf"}
 		if !reflect.DeepEqual(paths, want) {
-			t.Errorf("files %v, want %v in the reference's order", paths, want)
+			t.Errorf("files %v, want %v in MCO's order", paths, want)
 		}
 	}
 }

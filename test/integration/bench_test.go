@@ -103,7 +103,7 @@ func BenchmarkBurstWrites(b *testing.B) {
 //   - mirrors=10000: 1,000 sources with 10 mirrors each (10,000 [[registry.mirror]] tables), a registries.conf
 //     of about 0.9 MB: near the most one MachineConfig can carry (etcd takes 1.5 MiB per request);
 //   - sources=10000: 10,000 sources with 2 mirrors each. Their registries.conf (about 1.9 MB, 2.6 MB as a
-//     data URL) does not fit in one request to the API server, for the reference controller neither: the
+//     data URL) does not fit in one request to the API server, for MCO's controller neither: the
 //     controller keeps rendering and reports MachineConfigTooLarge on the Image, and memory is read after a
 //     few of those rounds.
 func BenchmarkControllerMemory(b *testing.B) {

@@ -257,7 +257,7 @@ func TestRenderGivesTheBytesTheControllerWrites(t *testing.T) {
 		}
 		for path, source := range got {
 			if !strings.HasPrefix(source, "data:text/plain;charset=utf-8;base64,") {
-				t.Errorf("%s %s: not the reference's data URL form", name, path)
+				t.Errorf("%s %s: not MCO's data URL form", name, path)
 			}
 			ctrlSource := sourceOf(t, mc.Spec.Config.Raw, path)
 			if source != ctrlSource {
