@@ -83,7 +83,7 @@ type diffStats struct {
 	rejectedInputs  int
 	compared        int
 	references      int
-	mcoErrors int
+	mcoErrors       int
 	identicalBytes  int // inputs without any defect condition, whose files were compared byte for byte
 	inputsByDefect  map[string]int
 	diffsByDefect   map[string]int // differing (input, image reference) pairs, by the first explaining defect
