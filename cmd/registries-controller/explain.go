@@ -152,7 +152,7 @@ func (o *explainOptions) load(stderr io.Writer) (*registriesconf.Config, *explai
 	objs.ReleaseImageFlag = o.releaseImage
 	checker := registriesconf.NewChecker()
 	defer checker.Close()
-	r, err := explain.Render(&objs.Inputs, render.Options{Version: version.Version, Checker: checker})
+	r, err := explain.RenderPool(&objs.Inputs, render.Options{Version: version.Version, Checker: checker})
 	if err != nil {
 		return nil, nil, nil, err
 	}

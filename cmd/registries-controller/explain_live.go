@@ -66,7 +66,7 @@ func (o *explainOptions) runLive(ctx context.Context, stdout, stderr io.Writer, 
 	if err != nil {
 		return oneLineError{err}
 	}
-	diffs, err := explain.Differences(now.WithoutProvenance(), plainNext)
+	diffs, err := explain.AnswerChanges(now.WithoutProvenance(), plainNext)
 	if err != nil {
 		return err
 	}

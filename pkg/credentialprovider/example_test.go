@@ -9,12 +9,12 @@ import (
 	"github.com/openshift/registries-controller/pkg/credentialprovider"
 )
 
-func ExampleRender() {
+func ExampleRenderProviders() {
 	cfg := &configv1.CRIOCredentialProviderConfig{
 		ObjectMeta: metav1.ObjectMeta{Name: "cluster", Generation: 2},
 		Spec:       &configv1.CRIOCredentialProviderConfigSpec{MatchImages: []configv1.MatchImage{"quay.io", "gcr.io", "*.example.com"}},
 	}
-	res, err := credentialprovider.Render(cfg, configv1.GCPPlatformType)
+	res, err := credentialprovider.RenderProviders(cfg, configv1.GCPPlatformType)
 	if err != nil {
 		panic(err)
 	}
@@ -28,12 +28,12 @@ func ExampleRender() {
 	// MachineConfigRendered True MachineConfigRenderingSucceeded Success
 }
 
-func ExampleRender_generic() {
+func ExampleRenderProviders_generic() {
 	cfg := &configv1.CRIOCredentialProviderConfig{
 		ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
 		Spec:       &configv1.CRIOCredentialProviderConfigSpec{MatchImages: []configv1.MatchImage{"quay.io"}},
 	}
-	res, err := credentialprovider.Render(cfg, configv1.BareMetalPlatformType)
+	res, err := credentialprovider.RenderProviders(cfg, configv1.BareMetalPlatformType)
 	if err != nil {
 		panic(err)
 	}
@@ -90,7 +90,7 @@ func ExampleProvidersFor() {
 		ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
 		Spec:       &configv1.CRIOCredentialProviderConfigSpec{MatchImages: []configv1.MatchImage{"123456789012.dkr.ecr.us-east-1.amazonaws.com"}},
 	}
-	res, err := credentialprovider.Render(cfg, configv1.AWSPlatformType)
+	res, err := credentialprovider.RenderProviders(cfg, configv1.AWSPlatformType)
 	if err != nil {
 		panic(err)
 	}

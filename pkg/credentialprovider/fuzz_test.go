@@ -44,7 +44,7 @@ func FuzzRender(f *testing.F) {
 		platform := platforms[int(p)%len(platforms)]
 		cfg := config(images...)
 		problems := credentialprovider.Problems(cfg)
-		res, err := credentialprovider.Render(cfg, platform)
+		res, err := credentialprovider.RenderProviders(cfg, platform)
 		if err != nil {
 			if problems == nil {
 				t.Fatalf("Render failed on input the API accepts: %v", err)

@@ -35,7 +35,7 @@ func TestGolden(t *testing.T) {
 	for _, dir := range golden.Cases(t, "testdata/golden") {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			cfg, platform := readInput(t, dir)
-			res, err := credentialprovider.Render(cfg, platform)
+			res, err := credentialprovider.RenderProviders(cfg, platform)
 			if err != nil {
 				t.Fatalf("Render: %v", err)
 			}

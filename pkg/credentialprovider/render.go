@@ -32,7 +32,7 @@ type Result struct {
 	Skipped []string
 }
 
-// Render returns the node files MCO's container-runtime-config controller writes for cfg on platform
+// RenderProviders returns the node files MCO's container-runtime-config controller writes for cfg on platform
 // (Infrastructure "cluster" status.platformStatus.type), byte for byte:
 //
 //   - a nil cfg, a nil spec or no matchImages: no file;
@@ -67,7 +67,7 @@ type Result struct {
 //	    cacheType: Token
 //	    requireServiceAccount: false
 //	    serviceAccountTokenAudience: https://kubernetes.default.svc
-func Render(cfg *configv1.CRIOCredentialProviderConfig, platform configv1.PlatformType) (*Result, error) {
+func RenderProviders(cfg *configv1.CRIOCredentialProviderConfig, platform configv1.PlatformType) (*Result, error) {
 	images := specImages(cfg)
 	if len(images) == 0 {
 		return &Result{}, nil

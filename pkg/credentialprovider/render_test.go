@@ -68,7 +68,7 @@ func TestNothingToRender(t *testing.T) {
 	}
 	for name, cfg := range inputs {
 		for _, p := range allPlatforms() {
-			res, err := credentialprovider.Render(cfg, p)
+			res, err := credentialprovider.RenderProviders(cfg, p)
 			if err != nil {
 				t.Fatalf("%s on %q: %v", name, p, err)
 			}
@@ -92,7 +92,7 @@ func TestGenericPlatformsWriteTheSameFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range genericPlatforms {
-		res, err := credentialprovider.Render(config("example.com"), p)
+		res, err := credentialprovider.RenderProviders(config("example.com"), p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func TestGenericPlatformsWriteTheSameFiles(t *testing.T) {
 
 // TestGenericFileDataURL checks the start and end of the base64 MCO puts in the data URL of the generic file.
 func TestGenericFileDataURL(t *testing.T) {
-	res, err := credentialprovider.Render(config("example.com"), configv1.NonePlatformType)
+	res, err := credentialprovider.RenderProviders(config("example.com"), configv1.NonePlatformType)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestGenericFileDataURL(t *testing.T) {
 func TestCreateThenUpdate(t *testing.T) {
 	for _, p := range append(cloudPlatforms, configv1.NonePlatformType) {
 		for _, images := range [][]string{{"example.com"}, {"example.com", "example1.com"}} {
-			res, err := credentialprovider.Render(config(images...), p)
+			res, err := credentialprovider.RenderProviders(config(images...), p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,7 +189,7 @@ func TestMergeVectors(t *testing.T) {
 		rows = append(rows, row{p, dedup, dedupWant, nil})
 	}
 	for _, r := range rows {
-		res, err := credentialprovider.Render(config(r.images...), r.platform)
+		res, err := credentialprovider.RenderProviders(config(r.images...), r.platform)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,7 +205,7 @@ func TestMergeVectors(t *testing.T) {
 func TestRenderDoesNotChangeItsInput(t *testing.T) {
 	cfg := config("quay.io", "*.gcr.io", "a.io")
 	want := cfg.DeepCopy()
-	if _, err := credentialprovider.Render(cfg, configv1.GCPPlatformType); err != nil {
+	if _, err := credentialprovider.RenderProviders(cfg, configv1.GCPPlatformType); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(cfg, want) {
@@ -244,7 +244,7 @@ func TestOverlaps(t *testing.T) {
 // so does Render; the API refuses such an entry (Problems).
 func TestControlCharacterFails(t *testing.T) {
 	cfg := config("quay.io\x7f")
-	if _, err := credentialprovider.Render(cfg, configv1.NonePlatformType); err == nil || !strings.Contains(err.Error(), "control characters") {
+	if _, err := credentialprovider.RenderProviders(cfg, configv1.NonePlatformType); err == nil || !strings.Contains(err.Error(), "control characters") {
 		t.Errorf("want the YAML error, got %v", err)
 	}
 	if credentialprovider.Problems(cfg) == nil {

@@ -9,7 +9,7 @@ import (
 // Differences says how the explanation b differs from a, e.g. the answer once a newer configuration is live: the
 // lines of a's text that b's does not hold, as "- line", and b's that a's does not, as "+ line", in the order
 // of the texts (a longest common subsequence of lines is kept). Nil when both say the same.
-func Differences(a, b *Explanation) ([]string, error) {
+func AnswerChanges(a, b *Explanation) ([]string, error) {
 	var ta, tb bytes.Buffer
 	if err := a.WriteText(&ta); err != nil {
 		return nil, err

@@ -166,7 +166,7 @@ func TestExplainWithManifests(t *testing.T) {
 		Image:                 fixtures.Image(fixtures.Insecure("backup.local"), fixtures.Blocked("quay.io/team/secret")),
 		ClusterVersion:        fixtures.ClusterVersion(fixtures.ReleaseImage),
 	}
-	r, err := explain.Render(in, render.Options{Checker: registriesconf.NewChecker()})
+	r, err := explain.RenderPool(in, render.Options{Checker: registriesconf.NewChecker()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ source: contacted: it is the only place the pull tries
 }
 
 func TestRenderWithoutMirrorsUsesTheBaseFile(t *testing.T) {
-	r, err := explain.Render(&inputs.Inputs{}, render.Options{Checker: registriesconf.NewChecker()})
+	r, err := explain.RenderPool(&inputs.Inputs{}, render.Options{Checker: registriesconf.NewChecker()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +282,7 @@ func TestDifferencesSayWhatAnotherConfigurationChangesInTheAnswer(t *testing.T) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := explain.Differences(a, b)
+	got, err := explain.AnswerChanges(a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +300,7 @@ func TestDifferencesSayWhatAnotherConfigurationChangesInTheAnswer(t *testing.T) 
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("differences:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if same, err := explain.Differences(a, a); err != nil || same != nil {
+	if same, err := explain.AnswerChanges(a, a); err != nil || same != nil {
 		t.Errorf("an explanation differs from itself: %q %v", same, err)
 	}
 }

@@ -189,10 +189,10 @@ func (r *Rendered) Close() { r.Config.Close() }
 // workerPool is the pool whose files Render takes when it is rendered.
 const workerPool = "worker"
 
-// Render renders in with render.Render, the path the controller uses, takes the files of the registries output
+// RenderPool renders in with render.Render, the path the controller uses, takes the files of the registries output
 // (the same for every built-in pool; the worker pool's, or the first pool's when there is no worker pool) as they
 // land on a node, and loads them.
-func Render(in *inputs.Inputs, opts render.Options) (*Rendered, error) {
+func RenderPool(in *inputs.Inputs, opts render.Options) (*Rendered, error) {
 	out, err := render.Render(in, opts)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,7 @@
 // signature.NewPolicyFromBytes before any of them is used.
 //
 //	merge, _ := registries.Merge(in)
-//	res, err := imagepolicy.Render(in, merge)
+//	res, err := imagepolicy.RenderPolicies(in, merge)
 //	res.PolicyJSON          // nil: the node keeps its base policy.json
 //	res.SigstoreRegistries  // nil: no signature policy applies
 //	res.NamespacePolicies   // sorted by namespace

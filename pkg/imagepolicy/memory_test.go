@@ -35,7 +35,7 @@ func TestMirrorLookupWritesNoFile(t *testing.T) {
 		if loaded.SystemContext() != nil {
 			t.Fatal("the merge's registries.conf model is backed by a file")
 		}
-		res, err := imagepolicy.Render(in, merge)
+		res, err := imagepolicy.RenderPolicies(in, merge)
 		if err != nil {
 			t.Fatal(err)
 		}

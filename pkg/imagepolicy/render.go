@@ -41,7 +41,7 @@ type ObjectStatus struct {
 
 // Render renders the policy files for the inputs and the merge's result (docs/semantics.md §9). Invalid input
 // gives an *inputs.InvalidError naming every offending object and field.
-func Render(in *inputs.Inputs, merge *registries.Result) (*Result, error) {
+func RenderPolicies(in *inputs.Inputs, merge *registries.Result) (*Result, error) {
 	res := &Result{}
 	on, warning := Gate(in)
 	res.Enabled = on

@@ -58,7 +58,7 @@ func TestGolden(t *testing.T) {
 // the scopes the merge exposes.
 func policyJSON(t testing.TB, in *inputs.Inputs, res *registries.Result) []byte {
 	t.Helper()
-	p, err := imagepolicy.Render(in, res)
+	p, err := imagepolicy.RenderPolicies(in, res)
 	if err != nil {
 		t.Fatalf("imagepolicy.Render: %v", err)
 	}

@@ -42,7 +42,7 @@ func credentials(in *inputs.Inputs) (Rendered, *credentialprovider.Result, []inp
 		out.State, out.Why = Removed, fmt.Sprintf("there is no %s %q", inputs.KindCRIOCredentialProvider, inputs.CRIOCredentialProviderConfigName)
 		return out, nil, warnings, nil
 	}
-	res, err := credentialprovider.Render(cfg, Platform(in))
+	res, err := credentialprovider.RenderProviders(cfg, Platform(in))
 	if err != nil {
 		return out, nil, warnings, err
 	}

@@ -87,7 +87,7 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	policies, err := imagepolicy.Render(in, merge)
+	policies, err := imagepolicy.RenderPolicies(in, merge)
 	if err != nil {
 		return &Output{Policies: policies}, err
 	}

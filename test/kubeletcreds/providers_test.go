@@ -194,7 +194,7 @@ func TestKubeletLoadsEveryRenderedFile(t *testing.T) {
 // temporary directory.
 func renderTo(t *testing.T, platform configv1.PlatformType, images ...configv1.MatchImage) string {
 	t.Helper()
-	res, err := credentialprovider.Render(&configv1.CRIOCredentialProviderConfig{
+	res, err := credentialprovider.RenderProviders(&configv1.CRIOCredentialProviderConfig{
 		ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
 		Spec:       &configv1.CRIOCredentialProviderConfigSpec{MatchImages: images},
 	}, platform)
