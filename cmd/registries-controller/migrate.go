@@ -129,7 +129,7 @@ func (o *migrateOptions) read(ctx context.Context, stderr io.Writer) (*inputs.In
 func printPlan(w io.Writer, plan *migrate.Plan) {
 	for _, m := range plan.Migrations {
 		entries := len(m.To.Spec.ImageDigestMirrors)
-		switch m.Outcome {
+		switch m.Disposition {
 		case migrate.Migrated:
 			fmt.Fprintf(w, "ImageContentSourcePolicy %q: already migrated (%s)\n", m.From.Name, m.Note)
 		default:
@@ -170,7 +170,7 @@ func printLiveDifferences(w io.Writer, proof *migrate.Proof, r *cluster.Reader) 
 func printNotNeutral(w io.Writer, plan *migrate.Plan, proof *migrate.Proof) {
 	fmt.Fprintln(w, "NOT neutral: nodes would roll; nothing written")
 	for _, m := range plan.Migrations {
-		if m.Outcome == migrate.Replace {
+		if m.Disposition == migrate.Replace {
 			fmt.Fprintf(w, "ImageDigestMirrorSet %q, from an earlier migration, says more or other than ImageContentSourcePolicy %q "+
 				"says now: make them agree (or delete the ImageDigestMirrorSet if the policy is right), then run again\n", m.To.Name, m.From.Name)
 		}
@@ -179,7 +179,7 @@ func printNotNeutral(w io.Writer, plan *migrate.Plan, proof *migrate.Proof) {
 		if invalid := proof.Invalid[step]; invalid != nil {
 			fmt.Fprintf(w, "%s, the inputs do not render:\n%s\n", step, invalid.Error())
 		}
-		for _, d := range proof.Differences {
+		for _, d := range proof.Changes {
 			if d.Step == step {
 				fmt.Fprintf(w, "%s, MachineConfig %s: %s\n", step, d.Key.Name(), strings.Join(d.Lines, "; "))
 			}

@@ -30,7 +30,7 @@ func (p *poolPrinter) printAll(pools []preview.Pool) (bool, error) {
 			return false, fmt.Errorf("pool %s: %w", pool.Name, err)
 		}
 		for _, m := range pool.MachineConfigs {
-			if o := m.Outcome(); o != preview.Unchanged {
+			if o := m.Change(); o != preview.Unchanged {
 				writes = append(writes, fmt.Sprintf("%s (%s)", m.Key.Name(), o))
 			}
 		}
@@ -44,7 +44,7 @@ func (p *poolPrinter) printAll(pools []preview.Pool) (bool, error) {
 	return true, nil
 }
 
-var outcomeWords = map[preview.Outcome]string{
+var outcomeWords = map[preview.Change]string{
 	preview.Unchanged: "would stay as it is",
 	preview.Created:   "would be created",
 	preview.Updated:   "would be updated",
@@ -56,7 +56,7 @@ var outcomeWords = map[preview.Outcome]string{
 func (p *poolPrinter) print(pool preview.Pool) error {
 	var what []string
 	for _, m := range pool.MachineConfigs {
-		what = append(what, m.Key.Name()+" "+outcomeWords[m.Outcome()])
+		what = append(what, m.Key.Name()+" "+outcomeWords[m.Change()])
 	}
 	if len(what) == 0 {
 		what = []string{"no generated MachineConfig, before or after"}
@@ -66,7 +66,7 @@ func (p *poolPrinter) print(pool preview.Pool) error {
 		return err
 	}
 	for _, m := range pool.MachineConfigs {
-		for _, d := range m.Differences {
+		for _, d := range m.Reasons {
 			if d.File == "" {
 				fmt.Fprintf(p.w, "also: %s: %s\n", m.Key.Name(), d.Text)
 			}

@@ -14,21 +14,21 @@ import (
 	"github.com/openshift/registries-controller/pkg/render"
 )
 
-// Outcome classifies a sync, for metrics and logs.
-type Outcome string
+// SyncOutcome classifies a sync, for metrics and logs.
+type SyncOutcome string
 
 const (
 	// OutcomeApplied: at least one MachineConfig was created, updated or deleted.
-	OutcomeApplied Outcome = "applied"
+	OutcomeApplied SyncOutcome = "applied"
 	// OutcomeUnchanged: every MachineConfig already said what the inputs say.
-	OutcomeUnchanged Outcome = "unchanged"
+	OutcomeUnchanged SyncOutcome = "unchanged"
 	// OutcomeInvalid: the inputs cannot be rendered; nothing was written.
-	OutcomeInvalid Outcome = "invalid"
+	OutcomeInvalid SyncOutcome = "invalid"
 	// OutcomeError: a transient failure; the sync is retried.
-	OutcomeError Outcome = "error"
+	OutcomeError SyncOutcome = "error"
 	// OutcomeDeferred: another writer keeps changing a MachineConfig, and its revert waits (revertLimiter); the
 	// sync runs again when the wait is over.
-	OutcomeDeferred Outcome = "deferred"
+	OutcomeDeferred SyncOutcome = "deferred"
 )
 
 // cacheFillingRetry is how soon a sync runs again that found a cache still being filled.
@@ -36,7 +36,7 @@ const cacheFillingRetry = 500 * time.Millisecond
 
 // syncResult is everything a sync learned, handed to the status reporter in one piece.
 type syncResult struct {
-	outcome Outcome
+	outcome SyncOutcome
 	// inputs are the inputs gathered, nil when gathering failed; events are recorded on their objects.
 	inputs  *inputs.Inputs
 	output  *render.Output

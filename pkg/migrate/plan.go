@@ -33,16 +33,16 @@ import (
 // MigratedFromAnnotation on an ImageDigestMirrorSet names the ImageContentSourcePolicy it was migrated from.
 const MigratedFromAnnotation = "registries-controller.openshift.io/migrated-from-imagecontentsourcepolicy"
 
-// Outcome says what the migration of one ICSP writes.
-type Outcome string
+// Disposition says what the migration of one ICSP writes.
+type Disposition string
 
 const (
 	// Create: a new IDMS, named after the ICSP or renamed.
-	Create Outcome = "create"
+	Create Disposition = "create"
 	// Replace: an IDMS of the same name written by an earlier migration of this ICSP is replaced.
-	Replace Outcome = "replace"
+	Replace Disposition = "replace"
 	// Migrated: an IDMS of the same name with the same entries exists; nothing is written.
-	Migrated Outcome = "already migrated"
+	Migrated Disposition = "already migrated"
 )
 
 // Migration is the migration of one ICSP.
@@ -51,8 +51,8 @@ type Migration struct {
 	From *operatorv1alpha1.ImageContentSourcePolicy
 	// To is the IDMS that takes its place.
 	To *configv1.ImageDigestMirrorSet
-	// Outcome says whether To is written, and how.
-	Outcome Outcome
+	// Disposition says whether To is written, and how.
+	Disposition Disposition
 	// Note says why To is not named after From, or what it replaces; "" when there is nothing to say.
 	Note string
 }
@@ -80,14 +80,14 @@ func ICSPs(in *inputs.Inputs) *Plan {
 	}
 	plan := &Plan{}
 	for _, icsp := range icsps {
-		m := Migration{From: icsp, To: convert(icsp), Outcome: Create}
+		m := Migration{From: icsp, To: convert(icsp), Disposition: Create}
 		switch have := existing[icsp.Name]; {
 		case have == nil:
 		case equality.Semantic.DeepEqual(have.Spec, m.To.Spec):
-			m.Outcome, m.To = Migrated, have
+			m.Disposition, m.To = Migrated, have
 			m.Note = fmt.Sprintf("ImageDigestMirrorSet %q exists with the same entries", have.Name)
 		case have.Annotations[MigratedFromAnnotation] == icsp.Name:
-			m.Outcome = Replace
+			m.Disposition = Replace
 			m.Note = fmt.Sprintf("replaces ImageDigestMirrorSet %q, written by an earlier migration of this ImageContentSourcePolicy, whose entries differ", have.Name)
 		default:
 			m.To.Name = freeName(icsp.Name+"-icsp", taken)
@@ -135,7 +135,7 @@ func convert(icsp *operatorv1alpha1.ImageContentSourcePolicy) *configv1.ImageDig
 func (p *Plan) Writes() []*configv1.ImageDigestMirrorSet {
 	var out []*configv1.ImageDigestMirrorSet
 	for _, m := range p.Migrations {
-		if m.Outcome != Migrated {
+		if m.Disposition != Migrated {
 			out = append(out, m.To)
 		}
 	}

@@ -35,7 +35,7 @@ func TestEachPolicyGetsAnIDMSNamedAfterItUnlessTheNameIsSomeoneElses(t *testing.
 	type row struct{ from, to, outcome string }
 	var got []row
 	for _, m := range plan.Migrations {
-		got = append(got, row{m.From.Name, m.To.Name, string(m.Outcome)})
+		got = append(got, row{m.From.Name, m.To.Name, string(m.Disposition)})
 	}
 	want := []row{
 		{"done", "done", "already migrated"},
@@ -62,7 +62,7 @@ func TestEachPolicyGetsAnIDMSNamedAfterItUnlessTheNameIsSomeoneElses(t *testing.
 		t.Fatal(err)
 	}
 	// Replacing the stale IDMS drops m.local/old: the only difference, at both steps, on both pools.
-	if proof.Neutral() || len(proof.Differences) != 4 || len(proof.Files[migrate.Added]) == 0 {
+	if proof.Neutral() || len(proof.Changes) != 4 || len(proof.Files[migrate.Added]) == 0 {
 		t.Errorf("proof: %+v", proof)
 	}
 }

@@ -35,24 +35,25 @@ type Proof struct {
 	Pools []string
 	// Today are the MachineConfigs rendered from the inputs as they are, one per pool and output.
 	Today []*generated.Desired
-	// Differences lists, per step and generated MachineConfig, what generated.Differences finds; empty when
+	// Changes lists, per step and generated MachineConfig, what generated.Differences finds; empty when
 	// neutral.
-	Differences []Difference
+	Changes []MachineConfigChange
 	// Files lists, per step, the lines of the node files that differ: "registries.conf: - <line>" and "+ <line>".
 	Files map[Step][]string
 	// Invalid holds the problems of a step whose inputs do not render.
 	Invalid map[Step]*inputs.InvalidError
 }
 
-// Difference is what differs between today's generated MachineConfig of a pool and output and the one at a step.
-type Difference struct {
+// MachineConfigChange is what differs between today's generated MachineConfig of a pool and output and the one at
+// a step.
+type MachineConfigChange struct {
 	Step  Step
 	Key   generated.Key
 	Lines []string
 }
 
 // Neutral reports whether every step renders MachineConfigs identical in meaning to today's: no node rolls.
-func (p *Proof) Neutral() bool { return len(p.Differences) == 0 && len(p.Invalid) == 0 }
+func (p *Proof) Neutral() bool { return len(p.Changes) == 0 && len(p.Invalid) == 0 }
 
 // Prove renders in as it is and at each step of plan, and compares each generated MachineConfig with
 // generated.Differences: the decoded contents, modes and attributes of every file, and the labels, annotations
@@ -81,7 +82,7 @@ func Prove(in *inputs.Inputs, plan *Plan, opts render.Options) (*Proof, error) {
 				lines = generated.Strings(generated.Differences(have.Object, have.Config(), want))
 			}
 			if len(lines) > 0 {
-				proof.Differences = append(proof.Differences, Difference{Step: step, Key: want.Key, Lines: lines})
+				proof.Changes = append(proof.Changes, MachineConfigChange{Step: step, Key: want.Key, Lines: lines})
 			}
 		}
 		if lines := fileChanges(today.AllFiles(), out.AllFiles()); len(lines) > 0 {

@@ -12,19 +12,19 @@ import (
 	"github.com/openshift/registries-controller/pkg/render"
 )
 
-// Outcome is what the controller would do to a generated MachineConfig.
-type Outcome string
+// Change is what the controller would do to a generated MachineConfig.
+type Change string
 
 const (
 	// Unchanged: it would not write; the MachineConfig says the same.
-	Unchanged Outcome = "unchanged"
+	Unchanged Change = "unchanged"
 	// Created: the MachineConfig does not exist yet.
-	Created Outcome = "created"
+	Created Change = "created"
 	// Updated: it differs in meaning (generated.Differences).
-	Updated Outcome = "updated"
+	Updated Change = "updated"
 	// Deleted: the pool would no longer be a built-in pool, or no longer exist, or the output is removed (its
 	// object is deleted).
-	Deleted Outcome = "deleted"
+	Deleted Change = "deleted"
 )
 
 // MachineConfig is what a render with the edits does to one generated MachineConfig.
@@ -37,20 +37,20 @@ type MachineConfig struct {
 	Desired  *generated.Desired
 	// Old and New are the files each writes, in its order (none for a missing one).
 	Old, New nodefiles.Files
-	// Differences are what generated.Differences, the controller's reason to write, finds between Existing and
+	// Reasons are what generated.Differences, the controller's reasons to write, finds between Existing and
 	// Desired, e.g. "file /etc/containers/registries.conf: contents differ". The version annotation, which says
 	// which build wrote a MachineConfig and not what it says, is left out.
-	Differences []generated.Difference
+	Reasons []generated.Difference
 }
 
-// Outcome says whether, and how, the controller would write the MachineConfig.
-func (m *MachineConfig) Outcome() Outcome {
+// Change says whether, and how, the controller would write the MachineConfig.
+func (m *MachineConfig) Change() Change {
 	switch {
 	case m.Existing == nil && m.Desired != nil:
 		return Created
 	case m.Existing != nil && m.Desired == nil:
 		return Deleted
-	case len(m.Differences) > 0:
+	case len(m.Reasons) > 0:
 		return Updated
 	}
 	return Unchanged
@@ -84,7 +84,7 @@ func (p *Pool) New() nodefiles.Files {
 
 // Changed reports whether the controller would write any of the pool's MachineConfigs.
 func (p *Pool) Changed() bool {
-	return slices.ContainsFunc(p.MachineConfigs, func(m MachineConfig) bool { return m.Outcome() != Unchanged })
+	return slices.ContainsFunc(p.MachineConfigs, func(m MachineConfig) bool { return m.Change() != Unchanged })
 }
 
 // Compare returns, for every pool in before (the built-in pools of the cluster now, generated.BuiltInPools) or in
@@ -136,7 +136,7 @@ func compareOne(key generated.Key, out *render.Output, get func(name string) (*m
 		m.New = m.Desired.Files
 	}
 	if m.Existing != nil && m.Desired != nil {
-		m.Differences = generated.Differences(m.Existing, have, m.Desired.WithVersion(m.Existing.Annotations[generated.VersionAnnotation]))
+		m.Reasons = generated.Differences(m.Existing, have, m.Desired.WithVersion(m.Existing.Annotations[generated.VersionAnnotation]))
 	}
 	return m, nil
 }

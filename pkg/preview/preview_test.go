@@ -136,7 +136,7 @@ func outcomes(pools []preview.Pool) string {
 	var out []string
 	for _, p := range pools {
 		for _, m := range p.MachineConfigs {
-			out = append(out, fmt.Sprintf("%s:%s%v", m.Key.Pool, m.Outcome(), generated.Strings(m.Differences)))
+			out = append(out, fmt.Sprintf("%s:%s%v", m.Key.Pool, m.Change(), generated.Strings(m.Reasons)))
 		}
 	}
 	return strings.Join(out, " ")
