@@ -182,9 +182,14 @@ func TestCredentialProvidersThroughTheAPIServer(t *testing.T) {
 			"with the original credential provider config. Skip rendering entries: [gcr.io]."
 		return len(got) == 2 && got[0] == want, fmt.Sprint(got)
 	})
-	if len(events(t, "cluster", "MirrorConfigurationNotApplied")) == 0 {
-		t.Error("no Warning event names the skipped entry")
-	}
+	eventually(t, 20*time.Second, "a Warning event naming the skipped entry", func() (bool, string) {
+		for _, e := range events(t, "cluster", "MirrorConfigurationNotApplied") {
+			if e.InvolvedObject.Kind == "CRIOCredentialProviderConfig" && strings.Contains(e.Message, `"gcr.io"`) {
+				return true, e.Message
+			}
+		}
+		return false, "no such event"
+	})
 
 	// An empty spec keeps the MachineConfigs, with no file; deleting the object removes them.
 	kubectlApply(t, "apiVersion: config.openshift.io/v1\nkind: CRIOCredentialProviderConfig\nmetadata:\n  name: cluster\nspec: {}\n")
