@@ -71,15 +71,15 @@ type Reader struct {
 // configs of a few pools, current and previous.
 const decoderSize = 64
 
-// NotWatchedYet is why an optional kind is not read before Watch or Unwatch says otherwise.
-const NotWatchedYet = "it is not watched yet"
+// notWatchedYet is why an optional kind is not read before Watch or Unwatch says otherwise.
+const notWatchedYet = "it is not watched yet"
 
 // NewReader registers with inf an informer for every required input kind (inputs.Kinds) and for MachineConfigs.
 // It starts nothing: start them with Start.
 func NewReader(inf Informers) (*Reader, error) {
 	r := &Reader{inf: inf, decoder: generated.NewDecoder(decoderSize)}
 	for _, k := range inputs.Kinds {
-		s := &source{kind: k, unwatched: NotWatchedYet}
+		s := &source{kind: k, unwatched: notWatchedYet}
 		if !k.Optional {
 			informer, err := inf.ForResource(k.GroupVersionResource())
 			if err != nil {
@@ -117,9 +117,6 @@ func (r *Reader) AddEventHandler(forKind func(*inputs.Kind) bool, h cache.Resour
 	}
 	return nil
 }
-
-// AllKinds accepts every input kind, for AddEventHandler.
-func AllKinds(*inputs.Kind) bool { return true }
 
 // OnlyKind accepts the input kind named name, for AddEventHandler.
 func OnlyKind(name string) func(*inputs.Kind) bool {

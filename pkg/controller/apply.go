@@ -140,26 +140,26 @@ func (c *Controller) ownsObsolete(key generated.Key, mc *mcfgv1.MachineConfig) b
 	return ok
 }
 
-// TooLargeError says a generated MachineConfig exceeds what the API server or etcd accepts in one
+// tooLargeError says a generated MachineConfig exceeds what the API server or etcd accepts in one
 // request: the mirror configuration has more entries than one MachineConfig can carry. Retrying
 // does not help until the configuration shrinks.
-type TooLargeError struct {
+type tooLargeError struct {
 	Name  string
 	Bytes int
 	Err   error
 }
 
-func (e *TooLargeError) Error() string {
+func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("MachineConfig %s is %d bytes of Ignition config, more than the API server accepts in one request "+
 		"(kube-apiserver 3 MiB, etcd 1.5 MiB by default): the mirror configuration has too many entries for one MachineConfig: %v", e.Name, e.Bytes, e.Err)
 }
 
-func (e *TooLargeError) Unwrap() error { return e.Err }
+func (e *tooLargeError) Unwrap() error { return e.Err }
 
 // writeError classifies a failed write, so that a too large MachineConfig is reported as such.
 func writeError(op operation, mc *mcfgv1.MachineConfig, err error) error {
 	if tooLarge(err) {
-		return &TooLargeError{Name: mc.Name, Bytes: len(mc.Spec.Config.Raw), Err: err}
+		return &tooLargeError{Name: mc.Name, Bytes: len(mc.Spec.Config.Raw), Err: err}
 	}
 	return fmt.Errorf("%s MachineConfig %s: %w", op, mc.Name, err)
 }

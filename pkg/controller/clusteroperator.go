@@ -82,7 +82,7 @@ type operatorStatus struct {
 	readAt time.Time
 }
 
-func newOperatorStatus(client configclient.ClusterOperatorsGetter, metrics *Metrics, cfg Config) *operatorStatus {
+func newOperatorStatus(client configclient.ClusterOperatorsGetter, metrics *controllerMetrics, cfg Config) *operatorStatus {
 	return &operatorStatus{client: client, opts: cfg.ClusterOperator.options(), clock: cfg.Clock, metrics: metrics.operator,
 		kick: make(chan struct{}, 1), rollouts: map[generated.Key]operatorstatus.Rollout{}}
 }
@@ -107,7 +107,7 @@ func (o *operatorStatus) syncDone(res *syncResult, err error) {
 		sort.Strings(names)
 		s.MachineConfigs = names
 	}
-	var tooLarge *TooLargeError
+	var tooLarge *tooLargeError
 	switch {
 	case res.outcome == OutcomeInvalid:
 		var objects, details []string

@@ -33,7 +33,7 @@ func newFakeOperatorStatus(t *testing.T) (*operatorStatus, *configfake.Clientset
 	client := configfake.NewClientset()
 	clk := clocktesting.NewFakeClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
 	cfg := Config{Clock: clk, ClusterOperator: ClusterOperatorConfig{ReleaseVersion: "4.22.0", GracePeriod: time.Minute}}
-	return newOperatorStatus(client.ConfigV1(), NewMetrics(prometheus.NewRegistry()), cfg), client, clk
+	return newOperatorStatus(client.ConfigV1(), newMetrics(prometheus.NewRegistry()), cfg), client, clk
 }
 
 func unchanged() *syncResult {
@@ -177,7 +177,7 @@ func TestTheWriterAsksToLookAgainWhenAGracePeriodEnds(t *testing.T) {
 
 func TestARolloutDegradedIsCountedPerPool(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	o := newOperatorStatus(nil, NewMetrics(reg), Config{Clock: clocktesting.NewFakeClock(time.Now())})
+	o := newOperatorStatus(nil, newMetrics(reg), Config{Clock: clocktesting.NewFakeClock(time.Now())})
 	o.rolloutState(generated.Key{Pool: "worker", Output: generated.Registries}, rollout.State{Phase: rollout.Degraded, Message: "NodeDegraded: boom"}, true)
 	o.rolloutState(generated.Key{Pool: "master", Output: generated.Registries}, rollout.State{Phase: rollout.Degraded, Message: "NodeDegraded: boom"}, false) // not ours
 	got := map[string]float64{}
@@ -212,7 +212,7 @@ func TestAMachineConfigTooLargeDegradesAtOnceAndAnotherErrorOnlyAfterTheGracePer
 	o, client, clk := newFakeOperatorStatus(t)
 	logger, ctx := ktesting.NewTestContext(t)
 	o.syncDone(unchanged(), nil)
-	tooLarge := &TooLargeError{Name: "99-worker-generated-registries", Bytes: 2_700_000, Err: apierrors.NewRequestEntityTooLargeError("limit is 3145728")}
+	tooLarge := &tooLargeError{Name: "99-worker-generated-registries", Bytes: 2_700_000, Err: apierrors.NewRequestEntityTooLargeError("limit is 3145728")}
 	o.syncDone(&syncResult{outcome: OutcomeError}, fmt.Errorf("applying: %w", tooLarge))
 	if _, err := o.update(ctx, logger); err != nil {
 		t.Fatal(err)

@@ -28,8 +28,8 @@ import (
 )
 
 const (
-	// QueueName names the work queue in logs and workqueue metrics.
-	QueueName = "registries-controller"
+	// queueName names the work queue in logs and workqueue metrics.
+	queueName = "registries-controller"
 	// FieldManager is the field manager of every write.
 	FieldManager = "registries-controller"
 	// queueKey is the one key every event enqueues: any change can affect every pool, so a burst of
@@ -85,16 +85,13 @@ func (cfg Config) withDefaults() Config {
 	return cfg
 }
 
-// Informers are the shared informer factories the controller reads from. The caller starts them.
-type Informers = cluster.Informers
-
 // Controller keeps every built-in pool's generated registries MachineConfig in line with the cluster's
 // mirror configuration.
 type Controller struct {
 	client mcfgclient.MachineConfigsGetter
 	// status writes the status of the objects reported on through their status (inputs.Kind.Status).
 	statusWriter statusClient
-	metrics      *Metrics
+	metrics      *controllerMetrics
 	status       *statusReporter
 	cfg          Config
 
@@ -115,10 +112,10 @@ type Controller struct {
 	firstEvent time.Time
 }
 
-// Clients are what the controller writes with: the MachineConfigs, the status of the objects reported on through
+// clients are what the controller writes with: the MachineConfigs, the status of the objects reported on through
 // their status (the signature policies, the CRIOCredentialProviderConfig), and the ClusterOperator (nil: not
 // written).
-type Clients struct {
+type clients struct {
 	MachineConfigs   mcfgclient.MachineConfigsGetter
 	Status           statusClient
 	ClusterOperators configclient.ClusterOperatorsGetter
@@ -126,17 +123,17 @@ type Clients struct {
 
 // newController wires the controller to its informers: one per input kind (inputs.Kinds), and the
 // MachineConfigs it generates. It registers event handlers; it starts nothing.
-func newController(clients Clients, inf Informers, recorder record.EventRecorder, metrics *Metrics, cfg Config) (*Controller, error) {
+func newController(writers clients, inf cluster.Informers, recorder record.EventRecorder, metrics *controllerMetrics, cfg Config) (*Controller, error) {
 	cfg = cfg.withDefaults()
 	c := &Controller{
-		client:       clients.MachineConfigs,
-		statusWriter: clients.Status,
+		client:       writers.MachineConfigs,
+		statusWriter: writers.Status,
 		metrics:      metrics,
 		status:       newStatusReporter(recorder, metrics),
 		cfg:          cfg,
 		reverts:      newRevertLimiter(cfg.RevertBackoff, cfg.MaxRevertBackoff, cfg.Clock),
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(cfg.RateLimiter,
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: QueueName, MetricsProvider: metrics.WorkqueueProvider(), Clock: cfg.Clock}),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: queueName, MetricsProvider: metrics.WorkqueueProvider(), Clock: cfg.Clock}),
 	}
 	handler := cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(any) { c.enqueue() },
@@ -151,7 +148,7 @@ func newController(clients Clients, inf Informers, recorder record.EventRecorder
 	if c.rollouts, err = newRolloutTracker(reader, recorder, metrics, cfg); err != nil {
 		return nil, err
 	}
-	c.operator = newOperatorStatus(clients.ClusterOperators, metrics, cfg)
+	c.operator = newOperatorStatus(writers.ClusterOperators, metrics, cfg)
 	c.rollouts.operator = c.operator
 	notPools := func(k *inputs.Kind) bool { return k.Name != inputs.KindMachineConfigPool }
 	if err := reader.AddEventHandler(notPools, handler); err != nil {
@@ -205,9 +202,9 @@ func (c *Controller) Run(ctx context.Context) error {
 	defer c.queue.ShutDown()
 	defer c.rollouts.queue.ShutDown()
 	logger := klog.FromContext(ctx)
-	logger.Info("Starting controller", "queue", QueueName, "settleDelay", c.cfg.SettleDelay)
+	logger.Info("Starting controller", "queue", queueName, "settleDelay", c.cfg.SettleDelay)
 	go c.operator.Run(ctx) // also while the caches wait for a missing CRD: Available=False says so
-	if !cache.WaitForNamedCacheSync(QueueName, ctx.Done(), c.reader.HasSynced) {
+	if !cache.WaitForNamedCacheSync(queueName, ctx.Done(), c.reader.HasSynced) {
 		return fmt.Errorf("caches did not sync")
 	}
 	c.queue.Add(queueKey) // the first sync does not wait for an event

@@ -70,7 +70,7 @@ func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object, conf Config
 	recorder := record.NewFakeRecorder(100)
 	conf.Version = "test"
 	status := statusForwarder(cfg)
-	ctrl, err := newController(Clients{MachineConfigs: mc.MachineconfigurationV1(), Status: status}, inf, recorder, NewMetrics(prometheus.NewRegistry()), conf)
+	ctrl, err := newController(clients{MachineConfigs: mc.MachineconfigurationV1(), Status: status}, inf, recorder, newMetrics(prometheus.NewRegistry()), conf)
 	if err != nil {
 		t.Fatal(err)
 	}

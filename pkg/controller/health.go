@@ -35,8 +35,8 @@ const (
 	probeTimeout    = 2 * time.Second
 )
 
-// ServedKind is a kind the controller reads or writes: every input kind and the MachineConfigs it writes.
-type ServedKind struct {
+// servedKind is a kind the controller reads or writes: every input kind and the MachineConfigs it writes.
+type servedKind struct {
 	Name     string
 	Resource schema.GroupVersionResource
 	// Optional is true for a kind the controller works without (inputs.Kind.Optional): while it is not served,
@@ -44,21 +44,21 @@ type ServedKind struct {
 	Optional bool
 }
 
-func (k ServedKind) String() string {
+func (k servedKind) String() string {
 	return fmt.Sprintf("%s (%s.%s/%s)", k.Name, k.Resource.Resource, k.Resource.Group, k.Resource.Version)
 }
 
 // servedKinds are the kinds Health checks: the input kinds, then MachineConfig.
-func servedKinds() []ServedKind {
-	var out []ServedKind
+func servedKinds() []servedKind {
+	var out []servedKind
 	for _, k := range inputs.Kinds {
-		out = append(out, ServedKind{Name: k.Name, Resource: k.GroupVersionResource(), Optional: k.Optional})
+		out = append(out, servedKind{Name: k.Name, Resource: k.GroupVersionResource(), Optional: k.Optional})
 	}
-	return append(out, ServedKind{Name: "MachineConfig", Resource: mcfgv1.GroupVersion.WithResource("machineconfigs")})
+	return append(out, servedKind{Name: "MachineConfig", Resource: mcfgv1.GroupVersion.WithResource("machineconfigs")})
 }
 
-// Probes are the requests Health sends. Each must be cheap.
-type Probes struct {
+// healthProbes are the requests Health sends. Each must be cheap.
+type healthProbes struct {
 	// Resources lists the resources the API server serves in one group version (GET /apis/GROUP/VERSION); an
 	// error that apierrors.IsNotFound means the group version is not served at all.
 	Resources func(ctx context.Context, gv schema.GroupVersion) (*metav1.APIResourceList, error)
@@ -67,12 +67,12 @@ type Probes struct {
 	Read func(ctx context.Context) error
 }
 
-// NewProbes returns the probes of a real API server: discovery through disc, and a list of at most one
+// newProbes returns the probes of a real API server: discovery through disc, and a list of at most one
 // MachineConfig through mc.
-func NewProbes(disc rest.Interface, mc interface {
+func newProbes(disc rest.Interface, mc interface {
 	List(ctx context.Context, opts metav1.ListOptions) (*mcfgv1.MachineConfigList, error)
-}) Probes {
-	return Probes{
+}) healthProbes {
+	return healthProbes{
 		Resources: func(ctx context.Context, gv schema.GroupVersion) (*metav1.APIResourceList, error) {
 			data, err := disc.Get().AbsPath("/apis", gv.Group, gv.Version).DoRaw(ctx)
 			if err != nil {
@@ -100,8 +100,8 @@ func NewProbes(disc rest.Interface, mc interface {
 // once when a watch fails (WatchErrorHandler). It logs one line when its verdict changes, never one per failed request: the
 // reflectors' own error logging is replaced by WatchErrorHandler.
 type Health struct {
-	probes Probes
-	kinds  []ServedKind
+	probes healthProbes
+	kinds  []servedKind
 	clock  clock.Clock
 	// onRecovered is called when the API server can be used again after it could not, e.g. to retry a sync
 	// now instead of waiting out its backoff.
@@ -117,7 +117,7 @@ type Health struct {
 	mu        sync.Mutex
 	synced    func() bool
 	err       error             // why the API server cannot be used; nil when it can
-	missing   []ServedKind      // kinds not served
+	missing   []servedKind      // kinds not served
 	needed    map[string]string // optional kinds that count, by name, with why (e.g. "its feature gate X is on")
 	since     time.Time         // when err or missing was first seen
 	probed    bool              // a probe has completed
@@ -127,9 +127,9 @@ type Health struct {
 	rediscover bool
 }
 
-// NewHealth returns the health of a controller that reads and writes kinds through the API server that probes
+// newHealth returns the health of a controller that reads and writes kinds through the API server that probes
 // reach. synced reports whether the informer caches are filled.
-func NewHealth(probes Probes, kinds []ServedKind, synced func() bool, clk clock.Clock) *Health {
+func newHealth(probes healthProbes, kinds []servedKind, synced func() bool, clk clock.Clock) *Health {
 	if clk == nil {
 		clk = clock.RealClock{}
 	}
@@ -220,8 +220,8 @@ func (h *Health) SetNeeded(needed map[string]string) {
 }
 
 // requiredMissing returns the required kinds not served. h.mu must be held.
-func (h *Health) requiredMissing() []ServedKind {
-	var out []ServedKind
+func (h *Health) requiredMissing() []servedKind {
+	var out []servedKind
 	for _, k := range h.missing {
 		if !k.Optional {
 			out = append(out, k)
@@ -231,8 +231,8 @@ func (h *Health) requiredMissing() []ServedKind {
 }
 
 // neededMissing returns the optional kinds that count and are not served. h.mu must be held.
-func (h *Health) neededMissing() []ServedKind {
-	var out []ServedKind
+func (h *Health) neededMissing() []servedKind {
+	var out []servedKind
 	for _, k := range h.missing {
 		if _, ok := h.needed[k.Name]; k.Optional && ok {
 			out = append(out, k)
@@ -312,9 +312,9 @@ func (h *Health) probe(ctx context.Context) bool {
 }
 
 // missingKinds returns the kinds the API server does not serve, asking once per group version.
-func (h *Health) missingKinds(ctx context.Context) ([]ServedKind, error) {
+func (h *Health) missingKinds(ctx context.Context) ([]servedKind, error) {
 	served := map[schema.GroupVersion]map[string]bool{}
-	var missing []ServedKind
+	var missing []servedKind
 	for _, k := range h.kinds {
 		gv := k.Resource.GroupVersion()
 		resources, ok := served[gv]
@@ -341,7 +341,7 @@ func (h *Health) missingKinds(ctx context.Context) ([]ServedKind, error) {
 }
 
 // record stores the verdict of a probe and logs it when it changed.
-func (h *Health) record(logger klog.Logger, missing []ServedKind, err error) {
+func (h *Health) record(logger klog.Logger, missing []servedKind, err error) {
 	h.mu.Lock()
 	wasBad := h.err != nil || len(h.requiredMissing()) > 0
 	wasErr, wasMissing, since, wasProbed := h.err, h.missing, h.since, h.probed
@@ -393,7 +393,7 @@ func (h *Health) record(logger klog.Logger, missing []ServedKind, err error) {
 }
 
 // kindList names kinds for people: "ImageTagMirrorSet (imagetagmirrorsets.config.openshift.io/v1), ...".
-func kindList(kinds []ServedKind) string {
+func kindList(kinds []servedKind) string {
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
 		names[i] = k.String()

@@ -24,8 +24,8 @@ type fakeAPI struct {
 	served  map[schema.GroupVersion][]string
 }
 
-func (f *fakeAPI) probes() Probes {
-	return Probes{
+func (f *fakeAPI) probes() healthProbes {
+	return healthProbes{
 		Resources: func(_ context.Context, gv schema.GroupVersion) (*metav1.APIResourceList, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -65,7 +65,7 @@ func TestReadinessSaysWhyTheControllerCannotWork(t *testing.T) {
 	clock := clocktesting.NewFakeClock(time.Unix(1000, 0))
 	synced := false
 	recovered := 0
-	h := NewHealth(api.probes(), servedKinds(), func() bool { return synced }, clock)
+	h := newHealth(api.probes(), servedKinds(), func() bool { return synced }, clock)
 	h.onRecovered = func() { recovered++ }
 
 	check := func(wantReady bool, wantWhy string) {
@@ -153,7 +153,7 @@ func slicesDelete(list []string, v string) []string {
 }
 
 func TestAFailedWatchProbesAtOnceAndAClosedOneDoesNot(t *testing.T) {
-	h := NewHealth((&fakeAPI{}).probes(), servedKinds(), nil, nil)
+	h := newHealth((&fakeAPI{}).probes(), servedKinds(), nil, nil)
 	_, ctx := ktesting.NewTestContext(t)
 	handler := h.WatchErrorHandler("ImageDigestMirrorSet")
 	handler(ctx, nil, apierrors.NewResourceExpired("too old"))

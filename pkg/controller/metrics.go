@@ -7,7 +7,7 @@ import (
 
 const metricsNamespace = "registries_controller"
 
-// Metrics are the controller's Prometheus metrics:
+// controllerMetrics are the controller's Prometheus metrics:
 //
 //	registries_controller_syncs_total{result="applied|unchanged|invalid|error|deferred"}
 //	registries_controller_machineconfig_writes_total{pool, output, operation="create|update|delete"}
@@ -19,7 +19,7 @@ const metricsNamespace = "registries_controller"
 //	registries_controller_rollout_pending{pool, output}, registries_controller_rollout_duration_seconds{pool, output} (rollout.go)
 //	registries_controller_rollout_degraded{pool} (clusteroperator.go)
 //	workqueue_* {name="registries-controller"} (depth, adds, latency, work duration, retries, ...)
-type Metrics struct {
+type controllerMetrics struct {
 	syncs          *prometheus.CounterVec
 	writes         *prometheus.CounterVec
 	reverts        *prometheus.CounterVec
@@ -32,9 +32,9 @@ type Metrics struct {
 	operator       *operatorMetrics
 }
 
-// NewMetrics creates the metrics and registers them with reg.
-func NewMetrics(reg prometheus.Registerer) *Metrics {
-	m := &Metrics{
+// newMetrics creates the metrics and registers them with reg.
+func newMetrics(reg prometheus.Registerer) *controllerMetrics {
+	m := &controllerMetrics{
 		syncs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: metricsNamespace, Name: "syncs_total",
 			Help: "Syncs by result: applied (MachineConfigs written), unchanged, invalid (input rejected, nothing written), error (retried).",
@@ -77,7 +77,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 }
 
 // WorkqueueProvider returns the provider of the work queue's metrics.
-func (m *Metrics) WorkqueueProvider() workqueue.MetricsProvider { return m.workqueue }
+func (m *controllerMetrics) WorkqueueProvider() workqueue.MetricsProvider { return m.workqueue }
 
 // workqueueMetrics implements workqueue.MetricsProvider with the metric names client-go's own
 // Prometheus adapter uses, labelled by queue name.

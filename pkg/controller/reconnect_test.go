@@ -14,7 +14,7 @@ import (
 
 func TestAListThatCannotConnectWaitsForTheAPIServerInsteadOfFailing(t *testing.T) {
 	logger, _ := ktesting.NewTestContext(t)
-	h := NewHealth(Probes{}, nil, nil, nil)
+	h := newHealth(healthProbes{}, nil, nil, nil)
 	refused := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
 	var up atomic.Bool
 	var attempts atomic.Int32

@@ -88,7 +88,7 @@ type objectVersion struct {
 	generation int64
 }
 
-func newRolloutTracker(reader *cluster.Reader, recorder record.EventRecorder, metrics *Metrics, cfg Config) (*rolloutTracker, error) {
+func newRolloutTracker(reader *cluster.Reader, recorder record.EventRecorder, metrics *controllerMetrics, cfg Config) (*rolloutTracker, error) {
 	t := &rolloutTracker{
 		reader: reader, recorder: recorder, metrics: metrics.rollout, clock: cfg.Clock,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[generated.Key](),

@@ -28,7 +28,7 @@ type Runtime struct {
 	Health *Health
 	// Kube is the Kubernetes clientset, e.g. for leader election.
 	Kube        kubernetes.Interface
-	informers   Informers
+	informers   cluster.Informers
 	broadcaster record.EventBroadcaster
 	optional    *optionalKinds
 }
@@ -62,7 +62,7 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	}
 	// Health probes and the writes go straight to the API server; the informers' lists and watches wait for it
 	// while it cannot be reached (waitForAPIServer).
-	health := NewHealth(NewProbes(kube.Discovery().RESTClient(), mcClient.MachineconfigurationV1().MachineConfigs()), servedKinds(), nil, nil)
+	health := newHealth(newProbes(kube.Discovery().RESTClient(), mcClient.MachineconfigurationV1().MachineConfigs()), servedKinds(), nil, nil)
 	informerCfg := rest.CopyConfig(cfg)
 	informerCfg.WrapTransport = transport.Wrappers(informerCfg.WrapTransport, waitForAPIServer(health))
 	informers, err := cluster.NewInformers(informerCfg, resync)
@@ -76,8 +76,8 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 		broadcaster: record.NewBroadcaster(record.WithContext(ctx), record.WithCorrelatorOptions(eventCorrelation)),
 	}
 	recorder := r.broadcaster.NewRecorder(Scheme(), corev1.EventSource{Component: FieldManager})
-	clients := Clients{MachineConfigs: mcClient.MachineconfigurationV1(), Status: statusClient, ClusterOperators: configClient.ConfigV1()}
-	r.Controller, err = newController(clients, r.informers, recorder, NewMetrics(reg), conf)
+	writers := clients{MachineConfigs: mcClient.MachineconfigurationV1(), Status: statusClient, ClusterOperators: configClient.ConfigV1()}
+	r.Controller, err = newController(writers, r.informers, recorder, newMetrics(reg), conf)
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ const maxEventMessage = 1000
 // remembers what it last reported, so an unchanged problem is not repeated on every sync.
 type statusReporter struct {
 	recorder record.EventRecorder
-	metrics  *Metrics
+	metrics  *controllerMetrics
 
 	mu sync.Mutex
 	// invalid maps each object reported invalid (and not yet reported applied) to its last message.
@@ -37,7 +37,7 @@ type statusReporter struct {
 	near map[string]bool
 }
 
-func newStatusReporter(recorder record.EventRecorder, metrics *Metrics) *statusReporter {
+func newStatusReporter(recorder record.EventRecorder, metrics *controllerMetrics) *statusReporter {
 	return &statusReporter{recorder: recorder, metrics: metrics, invalid: map[inputs.ObjectRef]string{}, warned: map[string]bool{}}
 }
 
@@ -101,7 +101,7 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 		if res.invalid != nil {
 			s.reportInvalid(res, res.invalid)
 		}
-		var tooLarge *TooLargeError
+		var tooLarge *tooLargeError
 		if errors.As(err, &tooLarge) && tooLarge.Name != s.tooLarge {
 			s.tooLarge = tooLarge.Name
 			if o := lookup(res, inputs.ImageRef); o != nil {

@@ -39,7 +39,7 @@ func Strings(ds []Difference) []string {
 // about.
 func Differences(existing *mcfgv1.MachineConfig, have *Config, desired *Desired) []Difference {
 	var diffs []Difference
-	for _, d := range MetadataDifferences(existing, desired.Object) {
+	for _, d := range metadataDifferences(existing, desired.Object) {
 		diffs = append(diffs, Difference{Text: d})
 	}
 	if e, d := normalizeSpec(existing.Spec), normalizeSpec(desired.Object.Spec); !reflect.DeepEqual(e, d) {
@@ -79,9 +79,9 @@ func Differences(existing *mcfgv1.MachineConfig, have *Config, desired *Desired)
 	return diffs
 }
 
-// MetadataDifferences returns the labels, annotations and owner references desired sets that existing lacks or
+// metadataDifferences returns the labels, annotations and owner references desired sets that existing lacks or
 // holds with another value.
-func MetadataDifferences(existing, desired *mcfgv1.MachineConfig) []string {
+func metadataDifferences(existing, desired *mcfgv1.MachineConfig) []string {
 	var diffs []string
 	for k, v := range desired.Labels {
 		if got, ok := existing.Labels[k]; !ok || got != v {

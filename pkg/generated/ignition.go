@@ -21,8 +21,8 @@ import (
 const (
 	// IgnitionVersion is the Ignition spec version of the generated configs.
 	IgnitionVersion = "3.5.0"
-	// FileMode is 0644, the mode of every generated file.
-	FileMode = 0o644
+	// fileMode is 0644, the mode of every generated file.
+	fileMode = 0o644
 )
 
 // Encode returns the spec.config of a MachineConfig that writes files: the Ignition config as JSON, byte for byte
@@ -35,7 +35,7 @@ func Encode(files nodefiles.Files) ([]byte, error) {
 		cfg.Storage = &encodedStorage{Files: make([]encodedFile, len(files))}
 	}
 	for i, f := range files {
-		cfg.Storage.Files[i] = encodedFile{Overwrite: true, Path: f.Path, Mode: FileMode,
+		cfg.Storage.Files[i] = encodedFile{Overwrite: true, Path: f.Path, Mode: fileMode,
 			Contents: encodedContents{Compression: "", Source: dataURL(f.Data)}}
 	}
 	raw, err := json.Marshal(cfg)
@@ -187,7 +187,7 @@ func attributes(f ign3types.File) string {
 	if f.Overwrite == nil || !*f.Overwrite {
 		diffs = append(diffs, "not overwrite")
 	}
-	if f.Mode == nil || *f.Mode != FileMode {
+	if f.Mode == nil || *f.Mode != fileMode {
 		mode := "no mode"
 		if f.Mode != nil {
 			mode = fmt.Sprintf("mode %#o", *f.Mode)

@@ -104,16 +104,6 @@ func (o *Output) Select(fs nodefiles.Files) nodefiles.Files {
 
 func (o *Output) String() string { return o.ID }
 
-// OutputNamed returns the output with the given ID ("registries"), or nil.
-func OutputNamed(id string) *Output {
-	for _, o := range Outputs {
-		if o.ID == id {
-			return o
-		}
-	}
-	return nil
-}
-
 // OwnerOf returns the output that owns node path p.
 func OwnerOf(p string) (*Output, bool) {
 	for _, o := range Outputs {
@@ -220,15 +210,4 @@ func BuiltInPools(pools []*mcfgv1.MachineConfigPool) []string {
 	}
 	slices.Sort(names)
 	return names
-}
-
-// Keys returns the key of every output for every pool, in Key order.
-func Keys(pools []string, outputs ...*Output) []Key {
-	var out []Key
-	for _, o := range outputs {
-		for _, p := range pools {
-			out = append(out, Key{Pool: p, Output: o})
-		}
-	}
-	return out
 }

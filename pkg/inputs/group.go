@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// DefaultShown is how many problems of a group Format lists before "and N more", unless told otherwise.
-const DefaultShown = 5
+// defaultShown is how many problems of a group Format lists before "and N more", unless told otherwise.
+const defaultShown = 5
 
 // ProblemGroup is problems that say the same thing (the same message and fix) about different values, e.g. 100
 // blocked registries not applied because the release payload is unknown.
@@ -37,7 +37,7 @@ func GroupProblems(ps []Problem) []ProblemGroup {
 
 // GroupFormat says how Format prints groups.
 type GroupFormat struct {
-	// Shown is how many problems of a group are listed before "and N more"; 0 means DefaultShown, and a negative
+	// Shown is how many problems of a group are listed before "and N more"; 0 means defaultShown, and a negative
 	// value lists every problem.
 	Shown int
 	// OnObject leaves the object out of every line, for an event recorded on that object (see Problem.OnObject).
@@ -57,7 +57,7 @@ type GroupFormat struct {
 func (f GroupFormat) Format(groups []ProblemGroup) []string {
 	shown := f.Shown
 	if shown == 0 {
-		shown = DefaultShown
+		shown = defaultShown
 	}
 	out := make([]string, 0, len(groups))
 	for _, g := range groups {

@@ -133,9 +133,9 @@ func (e *InvalidError) Objects() []ObjectRef {
 	return out
 }
 
-// NotAppliedPrefix begins the message of the Warning event recorded on each object whose problems keep the
+// notAppliedPrefix begins the message of the Warning event recorded on each object whose problems keep the
 // configuration from being rendered.
-const NotAppliedPrefix = "Not applied, every MachineConfig keeps its last good content: "
+const notAppliedPrefix = "Not applied, every MachineConfig keeps its last good content: "
 
 // ObjectMessage is what is said about one object.
 type ObjectMessage struct {
@@ -144,7 +144,7 @@ type ObjectMessage struct {
 }
 
 // EventMessages returns, for each object the problems name, in the order of its first problem, the message of
-// the Warning event the controller records on it: NotAppliedPrefix, then each of its problems without the
+// the Warning event the controller records on it: notAppliedPrefix, then each of its problems without the
 // object's name, one per line. `preview` prints the same messages.
 //
 //	ImageDigestMirrorSet "team-a": Not applied, every MachineConfig keeps its last good content:
@@ -157,7 +157,7 @@ func (e *InvalidError) EventMessages() []ObjectMessage {
 	objs := e.Objects()
 	out := make([]ObjectMessage, len(objs))
 	for i, o := range objs {
-		out[i] = ObjectMessage{Object: o, Message: NotAppliedPrefix + strings.Join(lines[o], "\n")}
+		out[i] = ObjectMessage{Object: o, Message: notAppliedPrefix + strings.Join(lines[o], "\n")}
 	}
 	return out
 }
