@@ -1,7 +1,10 @@
 // Command registries-controller turns the cluster's mirror configuration (ImageContentSourcePolicy,
-// ImageDigestMirrorSet, ImageTagMirrorSet and the Image config's registrySources) into the
-// registries.conf, policy.json and search-registries drop-in every node needs, delivered as one
-// MachineConfig per pool.
+// ImageDigestMirrorSet, ImageTagMirrorSet, the Image config's registrySources), its signature policies
+// (ClusterImagePolicy, ImagePolicy) and its CRIOCredentialProviderConfig into the node files CRI-O and the kubelet
+// read (registries.conf, policy.json, the search-registries drop-in, registries.d, /etc/crio/policies, the kubelet's
+// credential provider configuration), delivered as generated MachineConfigs per built-in pool. One binary:
+// `start` runs the controller; `render` is the same output offline; `diff`, `explain`, `preview`, `wait` and
+// `migrate-icsp` say what a change does to nodes, where a pull goes, and when it is live.
 package main
 
 import (

@@ -169,8 +169,8 @@ func machineConfigYAML(mc *mcfgv1.MachineConfig) ([]byte, error) {
 	return []byte(strings.Replace(string(data), "  creationTimestamp: null\n", "", 1)), nil
 }
 
-// writeAll writes every file through a temporary name and a rename, after everything was rendered,
-// so that an error leaves no half-written file behind.
+// writeAll writes every file through a temporary name and a rename, after everything was rendered: an error leaves
+// no half-written file behind, though the files written before it stay (the set is not written atomically).
 func writeAll(files map[string][]byte) error {
 	for path, data := range files {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

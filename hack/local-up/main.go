@@ -15,8 +15,9 @@
 //	ready
 //
 // and creates <kubeconfig>.ready, for scripts to wait on. It then runs until SIGINT (Ctrl-C) or SIGTERM, stops
-// kube-apiserver and etcd, deletes their data and the .ready file, and exits. SIGKILL leaves the two processes
-// running: they live in their own process groups.
+// kube-apiserver and etcd, deletes their data and the .ready file, and exits. On Linux a SIGKILL ends the two
+// processes too (test/framework has the kernel signal them when their parent dies), leaving their data behind;
+// elsewhere they keep running, in their own process groups.
 package main
 
 import (

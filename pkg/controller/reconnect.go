@@ -17,10 +17,10 @@ const reconnectRetryPeriod = 200 * time.Millisecond
 // waitForAPIServer wraps the transport of the informers: a GET (a list or a watch) that cannot connect to the API
 // server waits until Health sees the API server usable again, up to reconnectWait, and is then sent again.
 //
-// Without it, each failed attempt of a reflector doubles its retry delay (0.8 s up to 30 s, with up to 100 %
-// jitter, not settable through the informer factories): after a 10 s outage the caches caught up 3 to 19 s after
-// the API server was back, and so did changes made meanwhile (test/faults). With it they catch up as soon as
-// Health's probe, which runs every second during an outage, sees the API server again. Only connection failures
+// Without it, each failed attempt of a reflector doubles its retry delay (up to 30 s, with jitter, not settable
+// through the informer factories), so the caches, and changes made meanwhile, caught up long after the API server
+// was back (docs/reliability.md has the figures of test/faults). With it they catch up as soon as Health's probe,
+// which runs every second during an outage, sees the API server again. Only connection failures
 // are retried, so a refusing port costs no API server any work; a GET has no body to send again; everything else
 // (errors the API server answered, writes) passes through unchanged.
 func waitForAPIServer(h *Health) func(http.RoundTripper) http.RoundTripper {

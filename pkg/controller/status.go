@@ -20,8 +20,9 @@ import (
 // maxEventMessage keeps event messages readable in `kubectl describe`.
 const maxEventMessage = 1000
 
-// statusReporter is the one place that turns sync results into log lines, metrics and events. It
-// remembers what it last reported, so an unchanged problem is not repeated on every sync.
+// statusReporter turns each sync's result into log lines, metrics and events (the rollout tracker reports rollouts,
+// operatorStatus the ClusterOperator). It remembers what it last reported, so an unchanged problem is not
+// repeated on every sync.
 type statusReporter struct {
 	recorder record.EventRecorder
 	metrics  *controllerMetrics

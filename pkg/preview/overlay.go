@@ -89,7 +89,7 @@ func refArg(d Delete) string {
 // when there is none): obj's spec; existing's identity (UID, resource version, generation, creation time) and
 // the labels and annotations it has besides obj's, which apply keeps; and existing's status, or none. Every
 // input kind has a status subresource, so the server ignores the status a manifest holds, on create too. This
-// matters: the render reads the ClusterVersion's, FeatureGate's and pools' status.
+// matters: the render reads the ClusterVersion's and FeatureGate's status, and rollout judging the pools'.
 func Applied(k *inputs.Kind, obj, existing inputs.Object) inputs.Object {
 	out, ok := obj.DeepCopyObject().(inputs.Object)
 	if !ok {

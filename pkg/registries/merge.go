@@ -31,8 +31,9 @@ type Result struct {
 }
 
 // Loaded returns Registries as containers/image holds it once loaded, for lookups in memory (which entry
-// governs a scope, where a pull goes); nil when Registries is. It is built on first use (only the signature
-// side asks, and at 10,000 sources building it is a fifth of the merge) and safe for concurrent use.
+// governs a scope, where a pull goes); nil when Registries is. It is built on first use, since only the signature
+// side asks and building it costs a share of the merge that grows with the entries (docs/benchmarks.md), and it is
+// safe for concurrent use.
 func (r *Result) Loaded() (*registriesconf.Config, error) {
 	if r.loaded == nil {
 		return nil, nil
