@@ -15,7 +15,8 @@ const reconnectWait = 2 * time.Minute
 const reconnectRetryPeriod = 200 * time.Millisecond
 
 // waitForAPIServer wraps the transport of the informers: a GET (a list or a watch) that cannot connect to the API
-// server waits until Health sees the API server usable again, up to reconnectWait, and is then sent again.
+// server waits until Health sees the API server usable again, at least reconnectRetryPeriod and up to
+// reconnectWait by Health's clock, and is then sent again.
 //
 // Without it, each failed attempt of a reflector doubles its retry delay (up to 30 s, with jitter, not settable
 // through the informer factories), so the caches, and changes made meanwhile, caught up long after the API server
@@ -30,18 +31,26 @@ func waitForAPIServer(h *Health) func(http.RoundTripper) http.RoundTripper {
 			if err == nil || req.Method != http.MethodGet || req.Body != nil && req.Body != http.NoBody || !cannotConnect(err) {
 				return resp, err
 			}
-			deadline := time.NewTimer(reconnectWait)
+			deadline := h.clock.NewTimer(reconnectWait)
 			defer deadline.Stop()
 			for cannotConnect(err) {
 				h.Kick() // let Health see the outage now, not at its next period
-				for _, wait := range []<-chan struct{}{after(reconnectRetryPeriod), h.Usable()} {
-					select {
-					case <-req.Context().Done():
-						return nil, err
-					case <-deadline.C:
-						return nil, err
-					case <-wait:
-					}
+				retry := h.clock.NewTimer(reconnectRetryPeriod)
+				select {
+				case <-req.Context().Done():
+					retry.Stop()
+					return nil, err
+				case <-deadline.C():
+					retry.Stop()
+					return nil, err
+				case <-retry.C():
+				}
+				select {
+				case <-req.Context().Done():
+					return nil, err
+				case <-deadline.C():
+					return nil, err
+				case <-h.Usable():
 				}
 				resp, err = next.RoundTrip(req)
 			}
@@ -57,12 +66,6 @@ func cannotConnect(err error) bool {
 	}
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
-}
-
-func after(d time.Duration) <-chan struct{} {
-	ch := make(chan struct{})
-	time.AfterFunc(d, func() { close(ch) })
-	return ch
 }
 
 type roundTripperFunc func(*http.Request) (*http.Response, error)
