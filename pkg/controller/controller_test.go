@@ -124,26 +124,49 @@ func (s *fakeShell) writes() []string {
 	return out
 }
 
+// cachedObjects returns every object the informer caches of the input kinds hold, and deep copies of them.
+func (s *fakeShell) cachedObjects() (objects, copies []runtime.Object) {
+	for _, k := range inputs.Kinds {
+		informer := s.ctrl.reader.Informer(k)
+		if informer == nil {
+			continue
+		}
+		for _, o := range informer.GetIndexer().List() {
+			obj := o.(runtime.Object)
+			objects, copies = append(objects, obj), append(copies, obj.DeepCopyObject())
+		}
+	}
+	return objects, copies
+}
+
 func TestSyncWritesOnceAndThenNothing(t *testing.T) {
 	idms := fixtures.IDMS("team", fixtures.Mirror("quay.io/team", "m.local/team"))
-	s := newFakeShell(t, []runtime.Object{idms, fixtures.Image(fixtures.Insecure("lab.local"))},
+	key := fixtures.PublicKey([]byte("-----BEGIN PUBLIC KEY-----\nK\n-----END PUBLIC KEY-----\n"))
+	s := newFakeShell(t, []runtime.Object{idms, fixtures.Image(fixtures.Insecure("lab.local")), fixtures.ITMS("tools", fixtures.Mirror("quay.io/tools", "m.local/tools")),
+		fixtures.CIP("signed", key, "quay.io/signed"), fixtures.IP("team-a", "own", key, "quay.io/signed/app"),
+		fixtures.ClusterVersion(fixtures.ReleaseImage), fixtures.Infrastructure("AWS"), fixtures.CRIOCredentialProviderConfig("registry.example.com")},
 		[]runtime.Object{fixtures.Pool("master", true), fixtures.Pool("worker", true)}, Config{})
-	cached := s.cached(t, inputs.KindImageDigestMirrorSet, "team")
-	before := cached.DeepCopyObject()
+	cached, before := s.cachedObjects()
+	if len(cached) != 10 {
+		t.Fatalf("%d objects cached, want the 10 given", len(cached))
+	}
 	_, ctx := ktesting.NewTestContext(t)
 
 	if err := s.syncAndReport(ctx); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"create 99-master-generated-registries", "create 99-worker-generated-registries"}
+	want := []string{"create 99-master-generated-registries", "create 99-worker-generated-registries",
+		"create 97-master-generated-credentialproviderconfig", "create 97-worker-generated-credentialproviderconfig"}
 	if got := s.writes(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("first sync wrote %v, want %v", got, want)
 	}
-	if !reflect.DeepEqual(cached, before) {
-		t.Errorf("the sync modified the informer cache's object")
+	for i := range cached {
+		if !reflect.DeepEqual(cached[i], before[i]) {
+			t.Errorf("the sync modified the informer cache's %T", cached[i])
+		}
 	}
 	// Wait for the informer to see the created objects, then sync again: nothing to write.
-	waitFor(t, func() bool { l, _ := s.ctrl.configs.List(labels.Everything()); return len(l) == 2 })
+	waitFor(t, func() bool { l, _ := s.ctrl.configs.List(labels.Everything()); return len(l) == 4 })
 	s.mc.ClearActions()
 	if err := s.syncAndReport(ctx); err != nil {
 		t.Fatal(err)
