@@ -59,7 +59,7 @@ test-kubelet:
 
 # unit runs the tests that need no control plane.
 unit:
-	$(GO) test -count=1 -short ./pkg/...
+	$(GO) test -count=1 -short ./pkg/... ./cmd/...
 
 # fuzz runs every Go fuzz target of the repository for FUZZTIME each (make test runs only their seeds).
 FUZZTIME ?= 60s
@@ -82,14 +82,14 @@ bench-controller: build
 	KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
 		$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./test/integration/
 
-# verify: gofmt, go vet (also of the image tool's module), vendor/ and test/crds up to date, staticcheck (pinned
-# in hack/tools/staticcheck).
+# verify: gofmt, go vet (also of the image tool's module), go.mod and go.sum tidy and vendor/ up to date
+# (hack/verify-modules.sh), test/crds up to date, staticcheck (pinned in hack/tools/staticcheck).
 verify:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^vendor/')); \
 		if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 	cd hack/tools/image && GOFLAGS= $(GO) vet ./...
-	hack/verify-vendor.sh
+	hack/verify-modules.sh
 	hack/update-crds.sh --verify
 	hack/staticcheck.sh
 
