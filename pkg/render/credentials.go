@@ -84,7 +84,8 @@ func Platform(in *inputs.Inputs) configv1.PlatformType {
 	if ps := in.Infrastructure.Status.PlatformStatus; ps != nil && ps.Type != "" {
 		return ps.Type
 	}
-	return in.Infrastructure.Status.Platform //nolint:staticcheck // the deprecated field is all an old cluster has
+	//lint:ignore SA1019 the deprecated field is all a cluster installed before platformStatus existed has
+	return in.Infrastructure.Status.Platform
 }
 
 // credentialProblems returns what the API server would refuse in the CRIOCredentialProviderConfig, when its
