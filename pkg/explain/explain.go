@@ -41,6 +41,9 @@ type Explanation struct {
 	Signatures *Signatures
 	// AuthFile is the auth file ExplainCredentials looked credentials up in, "" when it was not called.
 	AuthFile string
+	// NamespaceCredentials says which credentials the pull uses for the pods of one namespace, through CRI-O's
+	// crio-credential-provider; nil unless ExplainNamespaceCredentials filled it.
+	NamespaceCredentials *NamespaceCredentials
 	// Warnings are what is likely to fail, e.g. a mirror without credentials where the source has some.
 	Warnings []string
 }

@@ -37,6 +37,7 @@ func (e *Explanation) WriteText(w io.Writer) error {
 	}
 	p.line("source: %s", e.sourceVerdict())
 	e.writeSignatures(p)
+	e.NamespaceCredentials.write(p)
 	for _, w := range e.Warnings {
 		p.line("warning: %s", w)
 	}
