@@ -51,22 +51,24 @@ func (n *NamespaceCredentials) accessWarnings() []string {
 		secretReaderRole, n.Namespace, sa)}
 }
 
-// locationWarnings warns about each mirror the pull tries without credentials, and drops ExplainCredentials'
-// warning about a mirror the global pull secret lacks where a namespace key serves it.
+// locationWarnings warns about each mirror the pull tries without credentials for the namespace's pods. Where the
+// namespace's secrets are known and the plugin may list them, its file is what the pull uses at each mirror, so
+// ExplainCredentials' warnings about the global pull secret's mirrors give way to these.
 func (n *NamespaceCredentials) locationWarnings(e *Explanation) []string {
 	var out []string
 	for _, l := range n.Locations {
 		a := e.Attempts[l.Attempt]
+		if !l.Mirror || l.OnImageHost || !n.Secrets.Known() || n.ServiceAccount.denied() {
+			continue
+		}
+		global := missingMirrorCredential(e, a)
+		e.Warnings = slices.DeleteFunc(e.Warnings, func(w string) bool { return w == global })
 		switch {
-		case !l.Mirror || l.OnImageHost:
 		case l.Secret != "" && l.Empty:
 			out = append(out, fmt.Sprintf("mirror %q: key %q of secret %q holds no user name or password; %s copies it as it is, so "+
 				"the attempt is anonymous and fails with 401 Unauthorized if the mirror requires authentication", a.Location, l.Key, l.Secret,
 				credentialprovider.PluginName))
-		case l.Secret != "":
-			global := missingMirrorCredential(e, a)
-			e.Warnings = slices.DeleteFunc(e.Warnings, func(w string) bool { return w == global })
-		case l.Key == "" && n.GlobalKnown && n.Secrets.Known() && !n.ServiceAccount.denied():
+		case l.Key == "" && n.GlobalKnown:
 			out = append(out, fmt.Sprintf("mirror %q: pods of namespace %s have no credentials for it: no key of the namespace's secrets "+
 				"nor of the global pull secret serves %s; if the mirror requires authentication, the attempt fails with 401 Unauthorized "+
 				"(\"authentication required\"); add a key %q, or a repository under it, to a kubernetes.io/dockerconfigjson secret of %s%s",
