@@ -69,7 +69,11 @@ func SecretsOf(namespace, from string, secrets []corev1.Secret) NamespaceSecrets
 		out.Secrets = append(out.Secrets, auths)
 	}
 	for _, ns := range sortedKeys(others) {
-		out.Left = append(out.Left, fmt.Sprintf("%d secrets of namespace %s: not counted for namespace %s", others[ns], ns, namespace))
+		what := "secrets"
+		if others[ns] == 1 {
+			what = "secret"
+		}
+		out.Left = append(out.Left, fmt.Sprintf("%d %s of namespace %s: not counted for namespace %s", others[ns], what, ns, namespace))
 	}
 	return out
 }
