@@ -99,6 +99,10 @@ func TestExplainNamespaceOfflineNamesTheSecretKeyEachMirrorUses(t *testing.T) {
 		t.Errorf("got\n%s\nwant the output to end with\n%s", stdout, want)
 	}
 	// The global pull secret has no entry for the mirror, but for the pods of team-a the namespace's key serves it.
+	if !strings.Contains(stdout, "credentials: looked up in "+auth+", as CRI-O looks them up in its global_auth_file; "+
+		"for pods of namespace team-a the plugin's file replaces it (below)\n") {
+		t.Errorf("the attempts' credentials do not say the plugin's file replaces the global pull secret for team-a")
+	}
 	if strings.Contains(stdout, "warning:") {
 		t.Errorf("a warning where the namespace's key serves the mirror")
 	}

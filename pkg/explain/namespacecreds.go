@@ -118,6 +118,12 @@ type LocationCredentials struct {
 // provider file, and an entry of the plugin matches.
 func (n *NamespaceCredentials) Sent() bool { return n.KubeletReads && n.PluginPattern != "" }
 
+// replacesGlobal reports whether CRI-O pulls with the plugin's file instead of the global pull secret: the image is
+// sent to the plugin, which finds mirrors and may list the secrets. A nil n does not.
+func (n *NamespaceCredentials) replacesGlobal() bool {
+	return n != nil && len(n.Locations) > 0 && !n.ServiceAccount.denied()
+}
+
 // ExplainNamespaceCredentials fills e.NamespaceCredentials: whether the kubelet sends the image to CRI-O's
 // crio-credential-provider (the provider file of the platform in in.Files, with the kubelet's matching, and which
 // other provider runs too), the mirrors the plugin takes (all of the registries.conf entry of cfg that governs

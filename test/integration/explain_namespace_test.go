@@ -2,6 +2,7 @@ package integration
 
 import (
 	"encoding/base64"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestExplainNamespaceReadsTheSecretsAndAsksWhetherTheServiceAccountMayListTh
 	setPlatform(t, configv1.BareMetalPlatformType) // whose worker kubelets read the generic provider file
 	apply(t, fixtures.IDMS("explain-creds", fixtures.Mirror("quay.io/explain-creds", "mirror.creds.local/x")),
 		fixtures.CRIOCredentialProviderConfig("quay.io"))
-	startSim(t)
+	sim := startSim(t)
 	startController(t, cp.RESTConfig, fastSettle, 0)
 	if _, _, code := runWait(t, "--kubeconfig", cp.KubeconfigPath, "--timeout", "60s"); code != 0 {
 		t.Fatalf("wait: exit %d", code)
@@ -104,6 +105,29 @@ func TestExplainNamespaceReadsTheSecretsAndAsksWhetherTheServiceAccountMayListTh
 			if code != 0 || !strings.Contains(stdout, line) {
 				t.Errorf("exit %d, want 0 and %q", code, line)
 			}
+		}
+	})
+	t.Run("a CRIOCredentialProviderConfig change rolling out: the answer once it is live", func(t *testing.T) {
+		sim.Pause("worker")
+		defer sim.Resume("worker")
+		apply(t, fixtures.CRIOCredentialProviderConfig("registry.example.com"))
+		waitForCredentialFiles(t, "the new matchImages written", func(f map[string]string) bool {
+			return strings.Contains(f["generic-credential-provider.yaml"], "  - registry.example.com\n")
+		})
+		stdout, _, code := runExplain(t, "--namespace", ns, "--service-account", "puller", ref)
+		rolling := regexp.MustCompile(`(?m)^rolling out: [^\n]*97-worker-generated-credentialproviderconfig[^\n]*` +
+			`\(/etc/kubernetes/credential-providers/generic-credential-provider.yaml differs\), is not live yet: [^\n]+\n  once it is live, the answer changes:\n`)
+		for _, want := range []string{
+			sections[1], // the nodes run the old file: still sent
+			"  -   sent to crio-credential-provider: quay.io/explain-creds/app matches its matchImages entry \"quay.io\"\n",
+			"  +   not sent to crio-credential-provider: no entry of its matchImages matches quay.io/explain-creds/app\n",
+		} {
+			if code != 0 || !strings.Contains(stdout, want) {
+				t.Errorf("exit %d, want 0 and %q", code, want)
+			}
+		}
+		if !rolling.MatchString(stdout) {
+			t.Errorf("stdout does not match %s", rolling)
 		}
 	})
 }
