@@ -25,7 +25,7 @@ import (
 func (o *explainOptions) runLive(ctx context.Context, stdout, stderr io.Writer, ref string) error {
 	ctx, cancel := context.WithTimeout(ctx, previewTimeout)
 	defer cancel()
-	r, _, err := readCluster(ctx, o.kubeconfig)
+	r, restCfg, err := readCluster(ctx, o.kubeconfig)
 	if err != nil {
 		return err
 	}
@@ -33,7 +33,15 @@ func (o *explainOptions) runLive(ctx context.Context, stdout, stderr io.Writer, 
 	if pool == nil {
 		return fmt.Errorf("MachineConfigPool %s does not exist", o.pool)
 	}
-	state, err := r.PoolState(pool, generated.Registries)
+	outputs := []*generated.Output{generated.Registries}
+	if o.namespace != "" {
+		// The kubelet's credential provider files too, read from the same rendered config.
+		outputs = append(outputs, generated.CredentialProviders)
+		if o.ns, err = o.liveNamespace(ctx, restCfg, o.pool, render.Platform(r.Inputs())); err != nil {
+			return err
+		}
+	}
+	state, err := r.PoolState(pool, outputs...)
 	if err != nil {
 		return err
 	}

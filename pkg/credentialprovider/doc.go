@@ -17,6 +17,7 @@
 //	conditions.go      Condition, Conditions: MCO's Validated and MachineConfigRendered conditions
 //	match.go           MatchImage, ProvidersFor: which providers the kubelet runs for an image
 //	pluginauth.go      PluginAuthKeys: which secret's key the plugin copies for each mirror of a pull
+//	kubelet.go         KubeletReadsProviderFile: whether a pool's kubelet reads the file; PluginAuthFile
 //
 // How a pull gets per-namespace mirror credentials: the kubelet runs every provider whose matchImages match
 // the image (MatchImage), passing the pod's service account token to crio-credential-provider (its

@@ -202,6 +202,12 @@ func PluginAuthKeys(in PluginInput) PluginAuth {
 	return out
 }
 
+// PluginKey returns the key under which the plugin files a secret's key in the auth file, and which it compares
+// with the mirrors and the image: the key without "http://" or "https://".
+//
+//	PluginKey("https://mirror.local:5000") // "mirror.local:5000"
+func PluginKey(key string) string { return stripScheme(key) }
+
 // stripScheme removes the "http://" or "https://" the plugin strips from a secret's key.
 func stripScheme(key string) string {
 	key = strings.TrimPrefix(key, "http://")

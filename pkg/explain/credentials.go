@@ -122,22 +122,27 @@ func missingMirrorCredentials(e *Explanation) []string {
 	if len(e.Attempts) == 0 {
 		return nil
 	}
-	source := e.Attempts[len(e.Attempts)-1]
-	if !source.Primary || source.Credentials == nil || !source.Credentials.Found {
-		return nil
-	}
 	var out []string
 	for _, a := range e.Attempts[:len(e.Attempts)-1] {
-		if a.Credentials == nil || a.Credentials.Found {
-			continue
+		if w := missingMirrorCredential(e, a); w != "" {
+			out = append(out, w)
 		}
-		host := reference.Domain(mustParse(a.Reference))
-		out = append(out, fmt.Sprintf("the auth file has credentials for the source (%s) but none for mirror %q: if the mirror "+
-			"requires authentication, pulls from it fail with 401 Unauthorized (\"authentication required\"; the usual failure after an ImageDigestMirrorSet or "+
-			"ImageTagMirrorSet is applied); add an entry for %q, or a repository under it, to the cluster's global pull secret "+
-			"(secret pull-secret in namespace openshift-config)", source.Credentials.entry(), a.Location, host))
 	}
 	return out
+}
+
+// missingMirrorCredential returns the warning about mirror attempt a of e when the auth file has credentials for
+// the source but none for a, else "".
+func missingMirrorCredential(e *Explanation, a Attempt) string {
+	source := e.Attempts[len(e.Attempts)-1]
+	if !source.Primary || source.Credentials == nil || !source.Credentials.Found || a.Primary || a.Credentials == nil || a.Credentials.Found {
+		return ""
+	}
+	host := reference.Domain(mustParse(a.Reference))
+	return fmt.Sprintf("the auth file has credentials for the source (%s) but none for mirror %q: if the mirror "+
+		"requires authentication, pulls from it fail with 401 Unauthorized (\"authentication required\"; the usual failure after an ImageDigestMirrorSet or "+
+		"ImageTagMirrorSet is applied); add an entry for %q, or a repository under it, to the cluster's global pull secret "+
+		"(secret pull-secret in namespace openshift-config)", source.Credentials.entry(), a.Location, host)
 }
 
 // mustParse parses a reference Explain already parsed.
@@ -147,4 +152,15 @@ func mustParse(ref string) reference.Named {
 		panic(fmt.Sprintf("explain: attempt reference %q does not parse: %v", ref, err))
 	}
 	return named
+}
+
+// AuthFileKeys returns the keys of the "auths" of an auth file, sorted: for the node's global pull secret, the keys
+// crio-credential-provider copies into each per-pull file under the namespace's (ExplainNamespaceCredentials).
+// Nothing else of the file is kept.
+func AuthFileKeys(path string) ([]string, error) {
+	keys, err := authKeys(path)
+	if err != nil {
+		return nil, err
+	}
+	return sortedKeys(keys), nil
 }

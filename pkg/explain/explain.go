@@ -4,6 +4,10 @@
 // insecure, refused because blocked), and whether the source itself is ever contacted. With the objects
 // a configuration was rendered from, it also names the objects and fields that contributed each mirror.
 //
+// With the node's credential provider files and what is known of a namespace (ExplainNamespaceCredentials), it also
+// says which credentials each place of the pull uses for that namespace's pods through CRI-O's
+// crio-credential-provider: names and keys of the namespace's secrets, never a value.
+//
 // It answers with containers/image's own logic, through pkg/registriesconf (FindRegistry and
 // PullSourcesFromReference, as the docker transport calls them), never with a re-implementation.
 package explain
@@ -41,6 +45,9 @@ type Explanation struct {
 	Signatures *Signatures
 	// AuthFile is the auth file ExplainCredentials looked credentials up in, "" when it was not called.
 	AuthFile string
+	// NamespaceCredentials says which credentials the pull uses for the pods of one namespace, through CRI-O's
+	// crio-credential-provider; nil unless ExplainNamespaceCredentials filled it.
+	NamespaceCredentials *NamespaceCredentials
 	// Warnings are what is likely to fail, e.g. a mirror without credentials where the source has some.
 	Warnings []string
 }

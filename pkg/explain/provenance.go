@@ -174,8 +174,11 @@ func (p *Provenance) leftOut(field string) bool {
 type Rendered struct {
 	// Pool is the pool whose files were taken.
 	Pool string
-	// Files are that pool's node files.
+	// Files are that pool's node files, of every output: the mirror and signature configuration, and the kubelet's
+	// credential provider files.
 	Files nodefiles.Files
+	// Platform is the cluster's platform, as the inputs' Infrastructure says ("" without one, rendered as None).
+	Platform configv1.PlatformType
 	// Config is the loaded configuration: base registries.conf when none is rendered, and the search
 	// drop-in when there is one. Close releases it.
 	Config *registriesconf.Config
@@ -189,9 +192,9 @@ func (r *Rendered) Close() { r.Config.Close() }
 // workerPool is the pool whose files Render takes when it is rendered.
 const workerPool = "worker"
 
-// RenderPool renders in with render.Render, the path the controller uses, takes the files of the registries output
-// (the same for every built-in pool; the worker pool's, or the first pool's when there is no worker pool) as they
-// land on a node, and loads them.
+// RenderPool renders in with render.Render, the path the controller uses, takes the files of every output (the
+// same for every built-in pool; the worker pool's, or the first pool's when there is no worker pool) as they land
+// on a node, and loads them.
 func RenderPool(in *inputs.Inputs, opts render.Options) (*Rendered, error) {
 	out, err := render.Render(in, opts)
 	if err != nil {
@@ -204,12 +207,12 @@ func RenderPool(in *inputs.Inputs, opts render.Options) (*Rendered, error) {
 	if slices.Contains(out.Pools, workerPool) {
 		pool = workerPool
 	}
-	files := out.Files(generated.Registries)
+	files := out.AllFiles()
 	cfg, err := Load(files)
 	if err != nil {
 		return nil, err
 	}
-	return &Rendered{Pool: pool, Files: files, Config: cfg, Provenance: ProvenanceOf(in, out)}, nil
+	return &Rendered{Pool: pool, Files: files, Platform: render.Platform(in), Config: cfg, Provenance: ProvenanceOf(in, out)}, nil
 }
 
 // ProvenanceOf says where the entries of out, a render of in, came from.

@@ -26,7 +26,11 @@ func (e *Explanation) WriteText(w io.Writer) error {
 	p.line("reference: %s (pull by %s)", e.Reference, how)
 	e.writeEntry(p)
 	if e.AuthFile != "" {
-		p.line("credentials: looked up in %s, as CRI-O looks them up in its global_auth_file", e.AuthFile)
+		replaced := ""
+		if n := e.NamespaceCredentials; n.replacesGlobal() {
+			replaced = fmt.Sprintf("; for pods of namespace %s the plugin's file replaces it (below)", n.Namespace)
+		}
+		p.line("credentials: looked up in %s, as CRI-O looks them up in its global_auth_file%s", e.AuthFile, replaced)
 	}
 	p.line("attempts, in order (the first that has the image serves the pull):")
 	for i, a := range e.Attempts {
@@ -37,6 +41,7 @@ func (e *Explanation) WriteText(w io.Writer) error {
 	}
 	p.line("source: %s", e.sourceVerdict())
 	e.writeSignatures(p)
+	e.NamespaceCredentials.write(p)
 	for _, w := range e.Warnings {
 		p.line("warning: %s", w)
 	}
