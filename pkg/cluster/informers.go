@@ -23,9 +23,27 @@ type Informers struct {
 	MachineConfig mcfginformers.SharedInformerFactory
 }
 
+// InformerOption changes what NewInformers builds.
+type InformerOption func(*informerOptions)
+
+type informerOptions struct {
+	keepUnread bool
+}
+
+// KeepUnreadFields makes the caches hold whole objects, managed fields and kubectl's last-applied annotation
+// included: a benchmark switch (`start --keep-unread-fields`), to measure the memory the transform saves. Nothing
+// else uses it.
+func KeepUnreadFields() InformerOption {
+	return func(o *informerOptions) { o.keepUnread = true }
+}
+
 // NewInformers returns informer factories on clients for cfg, with the given resync period (0: none). The caches
-// hold the objects without what nothing here reads (dropUnread).
-func NewInformers(cfg *rest.Config, resync time.Duration) (Informers, error) {
+// hold the objects without what nothing here reads (dropUnread), unless KeepUnreadFields is given.
+func NewInformers(cfg *rest.Config, resync time.Duration, opts ...InformerOption) (Informers, error) {
+	var o informerOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	configClient, err := configclient.NewForConfig(cfg)
 	if err != nil {
 		return Informers{}, fmt.Errorf("config client: %w", err)
@@ -38,10 +56,14 @@ func NewInformers(cfg *rest.Config, resync time.Duration) (Informers, error) {
 	if err != nil {
 		return Informers{}, fmt.Errorf("machineconfiguration client: %w", err)
 	}
+	inputsTransform, machineConfigsTransform := cache.TransformFunc(dropUnread), cache.TransformFunc(dropLastAppliedMachineConfigs)
+	if o.keepUnread {
+		inputsTransform, machineConfigsTransform = nil, nil
+	}
 	return Informers{
-		Config:        configinformers.NewSharedInformerFactoryWithOptions(configClient, resync, configinformers.WithTransform(dropUnread)),
-		Operator:      operatorinformers.NewSharedInformerFactoryWithOptions(operatorClient, resync, operatorinformers.WithTransform(dropUnread)),
-		MachineConfig: mcfginformers.NewSharedInformerFactoryWithOptions(mcClient, resync, mcfginformers.WithTransform(dropLastAppliedMachineConfigs)),
+		Config:        configinformers.NewSharedInformerFactoryWithOptions(configClient, resync, configinformers.WithTransform(inputsTransform)),
+		Operator:      operatorinformers.NewSharedInformerFactoryWithOptions(operatorClient, resync, operatorinformers.WithTransform(inputsTransform)),
+		MachineConfig: mcfginformers.NewSharedInformerFactoryWithOptions(mcClient, resync, mcfginformers.WithTransform(machineConfigsTransform)),
 	}, nil
 }
 
