@@ -315,7 +315,7 @@ func waitForArrival(b *testing.B, w watch.Interface, substring string) time.Time
 
 // writeManifests writes objs as YAML into a new directory, one file each, named so that kubectl applies them in
 // order, as kubectl would get them from oc-mirror's output.
-func writeManifests(b *testing.B, objs []runtime.Object) string {
+func writeManifests(b testing.TB, objs []runtime.Object) string {
 	b.Helper()
 	dir := b.TempDir()
 	for i, obj := range objs {
@@ -335,7 +335,7 @@ func writeManifests(b *testing.B, objs []runtime.Object) string {
 
 // registriesConfOf returns the registries.conf a generated MachineConfig writes, decoded without the code under
 // test; "" when it has none.
-func registriesConfOf(b *testing.B, mc *mcfgv1.MachineConfig) string {
+func registriesConfOf(b testing.TB, mc *mcfgv1.MachineConfig) string {
 	b.Helper()
 	var ign struct {
 		Storage struct {
