@@ -69,8 +69,9 @@ fuzz:
 run: build
 	hack/run.sh $(BIN)
 
-# bench: the merge beside the reference (pkg/registries, medians and ratios by hack/bench-report.sh),
-# then the controller against a real control plane (latency, writes per burst, memory).
+# bench: the merge beside MCO's (pkg/registries, medians and ratios by hack/bench-report.sh),
+# then the controller against a real control plane (latency, writes per burst, memory, the scale of a disconnected
+# cluster: docs/benchmarks.md), with the largest input that fits in one MachineConfig (pkg/render).
 BENCHTIME ?= 1s
 COUNT ?= 1
 bench: bench-merge bench-controller
@@ -79,6 +80,7 @@ bench-merge:
 	BENCHTIME=$(BENCHTIME) COUNT=$(COUNT) hack/bench-report.sh
 
 bench-controller: build
+	$(GO) test -run '^$$' -bench BenchmarkLargestInputThatFits -benchtime 1x ./pkg/render/
 	KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
 		$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./test/integration/
 

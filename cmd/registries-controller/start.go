@@ -44,6 +44,8 @@ type startOptions struct {
 	leaseDuration  time.Duration
 	renewDeadline  time.Duration
 	retryPeriod    time.Duration
+	// keepUnreadFields is a benchmark switch (hidden): the caches keep managed fields and the last-applied annotation.
+	keepUnreadFields bool
 }
 
 func newStartCommand() *cobra.Command {
@@ -73,6 +75,11 @@ func newStartCommand() *cobra.Command {
 	f.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 137*time.Second, "how long followers wait before taking over an unrenewed lease")
 	f.DurationVar(&o.renewDeadline, "leader-elect-renew-deadline", 107*time.Second, "how long the leader keeps trying to renew before stepping down")
 	f.DurationVar(&o.retryPeriod, "leader-elect-retry-period", 26*time.Second, "how often candidates try to acquire or renew the lease")
+	// A benchmark switch, not for production: test/integration's BenchmarkInformerMemory runs the same binary with
+	// and without the informers' transform to measure the memory it saves.
+	f.BoolVar(&o.keepUnreadFields, "keep-unread-fields", false,
+		"benchmarks only: keep managed fields and kubectl's last-applied annotation in the informer caches")
+	_ = f.MarkHidden("keep-unread-fields")
 	klogFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
 	klog.InitFlags(klogFlags)
 	f.AddGoFlagSet(klogFlags)
@@ -103,7 +110,7 @@ func (o *startOptions) run(ctx context.Context) error {
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	rt, err := controller.NewRuntime(ctx, cfg, o.resync, registry, controller.Config{
-		SettleDelay: o.settleDelay, MaxSettleDelay: o.maxSettleDelay, Version: version.Version,
+		SettleDelay: o.settleDelay, MaxSettleDelay: o.maxSettleDelay, Version: version.Version, KeepUnreadFields: o.keepUnreadFields,
 		ClusterOperator: controller.ClusterOperatorConfig{
 			ReleaseVersion: os.Getenv(envReleaseVersion), Namespace: defaultNamespace(), GracePeriod: o.gracePeriod,
 		},

@@ -23,9 +23,23 @@ type Informers struct {
 	MachineConfig mcfginformers.SharedInformerFactory
 }
 
+// InformerOption changes what NewInformers builds.
+type InformerOption func(*informerOptions)
+
+type informerOptions struct {
+	keepUnread bool
+}
+
+// KeepUnreadFields makes the caches hold whole objects, managed fields and kubectl's last-applied annotation
+// included: a benchmark switch (`start --keep-unread-fields`), to measure the memory the transform saves. Nothing
+// else uses it.
+func KeepUnreadFields() InformerOption {
+	return func(o *informerOptions) { o.keepUnread = true }
+}
+
 // NewInformers returns informer factories on clients for cfg, with the given resync period (0: none). The caches
-// hold the objects without what nothing here reads (dropUnread).
-func NewInformers(cfg *rest.Config, resync time.Duration) (Informers, error) {
+// hold the objects without what nothing here reads (dropUnread), unless KeepUnreadFields is given.
+func NewInformers(cfg *rest.Config, resync time.Duration, opts ...InformerOption) (Informers, error) {
 	configClient, err := configclient.NewForConfig(cfg)
 	if err != nil {
 		return Informers{}, fmt.Errorf("config client: %w", err)
@@ -38,16 +52,25 @@ func NewInformers(cfg *rest.Config, resync time.Duration) (Informers, error) {
 	if err != nil {
 		return Informers{}, fmt.Errorf("machineconfiguration client: %w", err)
 	}
-	return InformersFor(configClient, operatorClient, mcClient, resync), nil
+	return InformersFor(configClient, operatorClient, mcClient, resync, opts...), nil
 }
 
 // InformersFor returns informer factories on the given clients (real or fake), with the given resync period and
-// the caches' transform (dropUnread): one factory per API group of the input kinds (ForResource).
-func InformersFor(config configclient.Interface, operator operatorclient.Interface, mc mcfgclient.Interface, resync time.Duration) Informers {
+// the caches' transform (dropUnread, unless KeepUnreadFields is given): one factory per API group of the input
+// kinds (ForResource).
+func InformersFor(config configclient.Interface, operator operatorclient.Interface, mc mcfgclient.Interface, resync time.Duration, opts ...InformerOption) Informers {
+	var o informerOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	inputsTransform, machineConfigsTransform := cache.TransformFunc(dropUnread), cache.TransformFunc(dropLastAppliedMachineConfigs)
+	if o.keepUnread {
+		inputsTransform, machineConfigsTransform = nil, nil
+	}
 	return Informers{
-		Config:        configinformers.NewSharedInformerFactoryWithOptions(config, resync, configinformers.WithTransform(dropUnread)),
-		Operator:      operatorinformers.NewSharedInformerFactoryWithOptions(operator, resync, operatorinformers.WithTransform(dropUnread)),
-		MachineConfig: mcfginformers.NewSharedInformerFactoryWithOptions(mc, resync, mcfginformers.WithTransform(dropLastAppliedMachineConfigs)),
+		Config:        configinformers.NewSharedInformerFactoryWithOptions(config, resync, configinformers.WithTransform(inputsTransform)),
+		Operator:      operatorinformers.NewSharedInformerFactoryWithOptions(operator, resync, operatorinformers.WithTransform(inputsTransform)),
+		MachineConfig: mcfginformers.NewSharedInformerFactoryWithOptions(mc, resync, mcfginformers.WithTransform(machineConfigsTransform)),
 	}
 }
 

@@ -257,7 +257,7 @@ func (r *Reader) Inputs() *inputs.Inputs {
 		}
 		for _, o := range s.informer.GetIndexer().List() {
 			if obj, ok := o.(inputs.Object); ok {
-				in.Add(s.kind, obj)
+				in.AddUnique(s.kind, obj) // an informer's objects have unique keys
 			}
 		}
 	}

@@ -211,10 +211,14 @@ func (c *Controller) update(ctx context.Context, have *mcfgv1.MachineConfig, wan
 		}
 		diffs = c.differences(have, want)
 		if len(diffs) == 0 {
+			updated = nil // a retry found the object already in line: nothing was written
 			return nil
 		}
-		var err error
-		updated, err = c.client.MachineConfigs().Update(ctx, merged(have, want.Object), metav1.UpdateOptions{FieldManager: FieldManager})
+		// The client returns an empty object with an error (e.g. a conflict): only a success is an update.
+		result, err := c.client.MachineConfigs().Update(ctx, merged(have, want.Object), metav1.UpdateOptions{FieldManager: FieldManager})
+		if err == nil {
+			updated = result
+		}
 		have = nil // a retry reads the current object
 		return err
 	})

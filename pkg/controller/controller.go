@@ -57,6 +57,9 @@ type Config struct {
 	// RevertBackoff and MaxRevertBackoff space out the reverts of a MachineConfig that another writer keeps
 	// changing (see revertLimiter). Default 1s and 5m.
 	RevertBackoff, MaxRevertBackoff time.Duration
+	// KeepUnreadFields makes the informer caches hold whole objects (cluster.KeepUnreadFields): a benchmark switch,
+	// to measure the memory their transform saves. Off in production.
+	KeepUnreadFields bool
 }
 
 // withDefaults returns cfg with every unset field at its default.

@@ -3,12 +3,15 @@ package controller
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	configv1 "github.com/openshift/api/config/v1"
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
 	mcfgfake "github.com/openshift/client-go/machineconfiguration/clientset/versioned/fake"
 	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
@@ -27,6 +30,7 @@ import (
 	"github.com/openshift/registries-controller/pkg/cluster"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/fixtures"
@@ -298,5 +302,63 @@ func TestASyncOfUnchangedInputsRendersNothing(t *testing.T) {
 	}
 	if checker.calls != 2 {
 		t.Errorf("a changed object rendered %d times in all, want 2", checker.calls)
+	}
+}
+
+// TestAnUpdateWhoseRetryFindsTheObjectInLineWritesNothing: an update refused with a conflict (the cache was behind,
+// e.g. the controller's own write not yet seen) is retried on the object read again; when that one already says what
+// the render says, nothing was written. The client returns an empty object with the conflict, which was taken for
+// a write before: a "revert" of an unknown writer, reported with an event on a MachineConfig without a name.
+func TestAnUpdateWhoseRetryFindsTheObjectInLineWritesNothing(t *testing.T) {
+	s := newFakeShell(t, []runtime.Object{fixtures.IDMS("a", fixtures.Mirror("quay.io/a", "m1.local/a"))},
+		[]runtime.Object{fixtures.Pool("master", true), fixtures.Pool("worker", true)}, Config{})
+	_, ctx := ktesting.NewTestContext(t)
+	if err := s.syncAndReport(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { l, _ := s.ctrl.configs.List(labels.Everything()); return len(l) == 2 })
+	changed := fixtures.IDMS("a", fixtures.Mirror("quay.io/a", "m2.local/a"))
+	if _, err := s.config.ConfigV1().ImageDigestMirrorSets().Update(ctx, changed, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool {
+		o := s.cached(t, inputs.KindImageDigestMirrorSet, "a").(*configv1.ImageDigestMirrorSet)
+		return o.Spec.ImageDigestMirrors[0].Mirrors[0] == "m2.local/a"
+	})
+	// The worker's MachineConfig already holds the new content on the server; the cache still has the old one.
+	conflicts := 0
+	s.mc.PrependReactor("update", "machineconfigs", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		obj := a.(clienttesting.UpdateAction).GetObject().(*mcfgv1.MachineConfig)
+		if obj.Name != "99-worker-generated-registries" || conflicts > 0 {
+			return false, nil, nil
+		}
+		conflicts++
+		if err := s.mc.Tracker().Update(mcfgv1.GroupVersion.WithResource("machineconfigs"), obj.DeepCopy(), ""); err != nil {
+			return true, nil, err
+		}
+		return true, nil, apierrors.NewConflict(mcfgv1.GroupVersion.WithResource("machineconfigs").GroupResource(), obj.Name, errors.New("the object has been modified"))
+	})
+	s.mc.ClearActions()
+	res, err := s.ctrl.sync(ctx)
+	s.ctrl.status.report(ctx, res, err)
+	if err != nil || conflicts != 1 {
+		t.Fatalf("sync: %v, %d conflicts", err, conflicts)
+	}
+	var written []string
+	for _, w := range res.writes {
+		name := ""
+		if w.object != nil {
+			name = w.object.Name
+		}
+		written = append(written, fmt.Sprintf("%s %s (object %q, revert %v)", w.op, w.key.Name(), name, w.revert != nil))
+	}
+	if want := []string{`update 99-master-generated-registries (object "99-master-generated-registries", revert false)`}; !reflect.DeepEqual(written, want) {
+		t.Errorf("writes reported %q, want %q", written, want)
+	}
+	close(s.recorder.Events)
+	for e := range s.recorder.Events {
+		if strings.Contains(e, reasons.MachineConfigOverwritten) {
+			t.Errorf("event %q", e)
+		}
 	}
 }

@@ -65,7 +65,11 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	health := newHealth(newProbes(kube.Discovery().RESTClient(), mcClient.MachineconfigurationV1().MachineConfigs()), servedKinds(), nil, nil)
 	informerCfg := rest.CopyConfig(cfg)
 	informerCfg.WrapTransport = transport.Wrappers(informerCfg.WrapTransport, waitForAPIServer(health))
-	informers, err := cluster.NewInformers(informerCfg, resync)
+	var informerOpts []cluster.InformerOption
+	if conf.KeepUnreadFields {
+		informerOpts = append(informerOpts, cluster.KeepUnreadFields())
+	}
+	informers, err := cluster.NewInformers(informerCfg, resync, informerOpts...)
 	if err != nil {
 		return nil, err
 	}

@@ -197,3 +197,19 @@ func TestTheFingerprintChangesWithAnyVersionAndOnlyThen(t *testing.T) {
 		t.Errorf("an object without resourceVersion has a fingerprint")
 	}
 }
+
+func TestAddUniqueAppendsInOrderAndIgnoresOtherSingletons(t *testing.T) {
+	in := &inputs.Inputs{}
+	idms := inputs.KindNamed(inputs.KindImageDigestMirrorSet)
+	a, b := fixtures.IDMS("a"), fixtures.IDMS("b")
+	in.AddUnique(idms, a)
+	in.AddUnique(idms, b)
+	if len(in.ImageDigestMirrorSets) != 2 || in.ImageDigestMirrorSets[0] != a || in.ImageDigestMirrorSets[1] != b {
+		t.Errorf("AddUnique: %v", in.ImageDigestMirrorSets)
+	}
+	image := inputs.KindNamed(inputs.KindImage)
+	in.AddUnique(image, &configv1.Image{ObjectMeta: metav1.ObjectMeta{Name: "other"}})
+	if in.Image != nil {
+		t.Errorf("an Image not named cluster was added: %v", in.Image)
+	}
+}

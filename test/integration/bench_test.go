@@ -104,8 +104,8 @@ func BenchmarkBurstWrites(b *testing.B) {
 //     of about 0.9 MB: near the most one MachineConfig can carry (etcd takes 1.5 MiB per request);
 //   - sources=10000: 10,000 sources with 2 mirrors each. Their registries.conf (about 1.9 MB, 2.6 MB as a
 //     data URL) does not fit in one request to the API server, for MCO's controller neither: the
-//     controller keeps rendering and reports MachineConfigTooLarge on the Image, and memory is read after a
-//     few of those rounds.
+//     render finds it over the size budget (render.MaxMachineConfigBytes), writes nothing and reports
+//     InvalidMirrorConfiguration on the Image; memory is read a few seconds later.
 func BenchmarkControllerMemory(b *testing.B) {
 	for _, tc := range []struct {
 		name             string
@@ -141,10 +141,15 @@ func BenchmarkControllerMemory(b *testing.B) {
 				waitWorkerContains(b, last, 3*time.Minute)
 			} else {
 				eventually(b, 3*time.Minute, "the size problem reported on the Image", func() (bool, string) {
-					evs := events(b, "cluster", "MachineConfigTooLarge")
-					return len(evs) == 1, fmt.Sprint(len(evs))
+					var onImage []string
+					for _, e := range events(b, "cluster", "InvalidMirrorConfiguration") {
+						if e.InvolvedObject.Kind == "Image" && strings.Contains(e.Message, "etcd accepts in one request") {
+							onImage = append(onImage, e.Message)
+						}
+					}
+					return len(onImage) == 1, fmt.Sprint(onImage)
 				})
-				time.Sleep(5 * time.Second) // a few more rounds of rendering and retrying
+				time.Sleep(5 * time.Second)
 			}
 			converged := time.Since(start)
 			time.Sleep(3 * time.Second)
