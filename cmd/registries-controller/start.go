@@ -67,7 +67,7 @@ func newStartCommand() *cobra.Command {
 	f.DurationVar(&o.gracePeriod, "status-grace-period", controller.DefaultStatusGracePeriod,
 		"how long invalid input, failing syncs or a readiness problem may last before the ClusterOperator reports them")
 	f.DurationVar(&o.settleDelay, "settle-delay", time.Second, "quiet time after the last change before a sync, so bursts become one write")
-	f.DurationVar(&o.maxSettleDelay, "max-settle-delay", 10*time.Second, "longest a continuous stream of changes delays a sync")
+	f.DurationVar(&o.maxSettleDelay, "max-settle-delay", 2*time.Minute, "longest a continuous stream of changes delays a sync (longer than kubectl apply -f dir/ takes for thousands of objects, so that is one write per pool)")
 	f.DurationVar(&o.resync, "resync-period", 10*time.Minute, "informer resync period (a resync that changes nothing writes nothing)")
 	f.BoolVar(&o.leaderElect, "leader-elect", true, "run only while holding the leader Lease")
 	f.StringVar(&o.leaseNamespace, "leader-elect-namespace", defaultNamespace(), "namespace of the leader Lease")

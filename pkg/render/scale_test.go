@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	configv1 "github.com/openshift/api/config/v1"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 
 	"github.com/openshift/registries-controller/pkg/inputs"
@@ -112,5 +113,27 @@ func BenchmarkLargestInputThatFits(b *testing.B) {
 		b.ReportMetric(float64(size.Bytes), "bytes")
 		b.ReportMetric(float64(next.Bytes), "bytes-of-one-more")
 		b.Logf("the largest input that fits: %d sources with 2 mirrors each: %s; one more: %d bytes", fits, size, next.Bytes)
+	}
+}
+
+// BenchmarkDisconnectedClusterChange renders the 5,000 objects of the controller's scale benchmark after one object
+// changed, as a sync of the controller does (the production Checker loads the changed files back): the part of the
+// change-to-MachineConfig time at that scale spent in the render.
+func BenchmarkDisconnectedClusterChange(b *testing.B) {
+	d := fixtures.OCMirror(5000)
+	in := exampleInputs()
+	d.Into(in)
+	if _, err := render.Render(in, opts); err != nil {
+		b.Fatal(err)
+	}
+	idms := in.ImageDigestMirrorSets
+	b.ResetTimer()
+	for i := range b.N {
+		changed := idms[0].DeepCopy()
+		changed.Spec.ImageDigestMirrors[0].Mirrors = append(changed.Spec.ImageDigestMirrors[0].Mirrors, configv1.ImageMirror(fmt.Sprintf("change-%d.example.com/mirror", i)))
+		in.ImageDigestMirrorSets = append([]*configv1.ImageDigestMirrorSet{changed}, idms[1:]...)
+		if _, err := render.Render(in, opts); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
