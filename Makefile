@@ -59,7 +59,7 @@ test-kubelet:
 
 # unit runs the tests that need no control plane.
 unit:
-	$(GO) test -count=1 -short ./pkg/... ./cmd/...
+	$(GO) test -count=1 -short ./pkg/... ./cmd/... ./hack/verify-test-helpers/
 
 # fuzz runs every Go fuzz target of the repository for FUZZTIME each (make test runs only their seeds).
 FUZZTIME ?= 60s
@@ -86,7 +86,8 @@ bench-controller: build
 		$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./test/integration/
 
 # verify: gofmt, go vet (also of the image tool's module), go.mod and go.sum tidy and vendor/ up to date
-# (hack/verify-modules.sh), test/crds up to date, staticcheck (pinned in hack/tools/staticcheck).
+# (hack/verify-modules.sh), test/crds up to date, staticcheck (pinned in hack/tools/staticcheck), and no test
+# helper defined in two test packages (hack/verify-test-helpers; also a test of go test ./...).
 verify:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^vendor/')); \
 		if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
@@ -95,6 +96,7 @@ verify:
 	hack/verify-modules.sh
 	hack/update-crds.sh --verify
 	hack/staticcheck.sh
+	$(GO) run ./hack/verify-test-helpers
 
 test-assets:
 	@hack/test-assets.sh

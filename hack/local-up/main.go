@@ -35,6 +35,7 @@ import (
 	"k8s.io/klog/v2"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 	"github.com/openshift/registries-controller/test/mcosim"
 )
@@ -125,7 +126,7 @@ func populate(ctx context.Context, cp *framework.ControlPlane) error {
 	if err := cp.CreateBuiltinPools(ctx); err != nil {
 		return err
 	}
-	_, err := cp.CreateClusterVersion(ctx, framework.ReleaseImage)
+	_, err := cp.CreateClusterVersion(ctx, fixtures.ReleaseImage)
 	return err
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 )
 
@@ -44,7 +45,7 @@ func TestLocalUpServesTheBuiltinPoolsAndLeavesNothingBehindOnSIGINT(t *testing.T
 
 	kubectl := framework.Kubectl{Path: kubectlPath, Kubeconfig: kubeconfig, CacheDir: filepath.Join(dir, "cache")}
 	pools, _, err := kubectl.Run(t.Context(), nil, "get", "machineconfigpools",
-		"-l", framework.LabelBuiltInPool, "-o", "jsonpath={.items[*].metadata.name}")
+		"-l", fixtures.LabelBuiltInPool, "-o", "jsonpath={.items[*].metadata.name}")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +56,8 @@ func TestLocalUpServesTheBuiltinPoolsAndLeavesNothingBehindOnSIGINT(t *testing.T
 	if err != nil {
 		t.Fatal(err)
 	}
-	if image != framework.ReleaseImage {
-		t.Errorf("ClusterVersion status.desired.image = %q, want %q", image, framework.ReleaseImage)
+	if image != fixtures.ReleaseImage {
+		t.Errorf("ClusterVersion status.desired.image = %q, want %q", image, fixtures.ReleaseImage)
 	}
 
 	// The MCO simulator gives the pools a rendered config.

@@ -34,6 +34,7 @@ import (
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/fixtures"
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // fakeShell is the controller wired to fake clientsets: enough for the shell's own logic. Its behaviour
@@ -170,7 +171,10 @@ func TestSyncWritesOnceAndThenNothing(t *testing.T) {
 		}
 	}
 	// Wait for the informer to see the created objects, then sync again: nothing to write.
-	waitFor(t, func() bool { l, _ := s.ctrl.configs.List(labels.Everything()); return len(l) == 4 })
+	framework.Eventually(t, 5*time.Second, "the informer to hold 4 MachineConfigs", func() (bool, string) {
+		l, _ := s.ctrl.configs.List(labels.Everything())
+		return len(l) == 4, fmt.Sprint(len(l))
+	})
 	s.mc.ClearActions()
 	if err := s.syncAndReport(ctx); err != nil {
 		t.Fatal(err)
@@ -224,17 +228,6 @@ func TestSettlingWaitsUntilTheInputsAreQuiet(t *testing.T) {
 	clock.Step(time.Second)
 	if d := s.ctrl.settling(); d != 0 {
 		t.Errorf("after a quiet second: wait %v, want 0", d)
-	}
-}
-
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("timed out")
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -294,8 +287,9 @@ func TestASyncOfUnchangedInputsRendersNothing(t *testing.T) {
 	if _, err := s.config.ConfigV1().ImageDigestMirrorSets().Update(ctx, changed, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool {
-		return len(s.ctrl.reader.Inputs().ImageDigestMirrorSets[0].Spec.ImageDigestMirrors[0].Mirrors) == 2
+	framework.Eventually(t, 5*time.Second, "the informer to see the second mirror", func() (bool, string) {
+		mirrors := s.ctrl.reader.Inputs().ImageDigestMirrorSets[0].Spec.ImageDigestMirrors[0].Mirrors
+		return len(mirrors) == 2, fmt.Sprint(mirrors)
 	})
 	if err := s.syncAndReport(ctx); err != nil {
 		t.Fatal(err)
@@ -316,14 +310,17 @@ func TestAnUpdateWhoseRetryFindsTheObjectInLineWritesNothing(t *testing.T) {
 	if err := s.syncAndReport(ctx); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { l, _ := s.ctrl.configs.List(labels.Everything()); return len(l) == 2 })
+	framework.Eventually(t, 5*time.Second, "the informer to hold 2 MachineConfigs", func() (bool, string) {
+		l, _ := s.ctrl.configs.List(labels.Everything())
+		return len(l) == 2, fmt.Sprint(len(l))
+	})
 	changed := fixtures.IDMS("a", fixtures.Mirror("quay.io/a", "m2.local/a"))
 	if _, err := s.config.ConfigV1().ImageDigestMirrorSets().Update(ctx, changed, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool {
+	framework.Eventually(t, 5*time.Second, "the informer to see the changed mirror", func() (bool, string) {
 		o := s.cached(t, inputs.KindImageDigestMirrorSet, "a").(*configv1.ImageDigestMirrorSet)
-		return o.Spec.ImageDigestMirrors[0].Mirrors[0] == "m2.local/a"
+		return o.Spec.ImageDigestMirrors[0].Mirrors[0] == "m2.local/a", string(o.Spec.ImageDigestMirrors[0].Mirrors[0])
 	})
 	// The worker's MachineConfig already holds the new content on the server; the cache still has the old one.
 	conflicts := 0

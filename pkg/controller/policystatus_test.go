@@ -2,8 +2,10 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/test/fixtures"
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // statusUpdates returns the resources of the status updates the controller sent.
@@ -66,9 +69,9 @@ func TestPendingConditionIsWrittenOnceAndClearedWhenResolved(t *testing.T) {
 	}
 
 	// The status update reaches the informer; the sync it triggers writes nothing.
-	waitFor(t, func() bool {
+	framework.Eventually(t, 5*time.Second, "the informer to see the ImagePolicy's 2 conditions", func() (bool, string) {
 		o := s.cached(t, "ImagePolicy", "team-a/own").(*configv1.ImagePolicy)
-		return len(o.Status.Conditions) == 2
+		return len(o.Status.Conditions) == 2, fmt.Sprint(o.Status.Conditions)
 	})
 	s.status.ClearActions()
 	s.mc.ClearActions()
@@ -83,7 +86,10 @@ func TestPendingConditionIsWrittenOnceAndClearedWhenResolved(t *testing.T) {
 	if err := s.config.ConfigV1().ClusterImagePolicies().Delete(ctx, "cluster-wide", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return len(s.ctrl.reader.Inputs().ClusterImagePolicies) == 0 })
+	framework.Eventually(t, 5*time.Second, "the informer to see no ClusterImagePolicy", func() (bool, string) {
+		n := len(s.ctrl.reader.Inputs().ClusterImagePolicies)
+		return n == 0, fmt.Sprint(n)
+	})
 	if err := s.syncAndReport(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -103,9 +109,9 @@ func TestInvalidPolicyGetsAConditionAndAWarning(t *testing.T) {
 		if err := s.syncAndReport(ctx); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, func() bool {
+		framework.Eventually(t, 5*time.Second, "the informer to see the ClusterImagePolicy's condition", func() (bool, string) {
 			o := s.cached(t, "ClusterImagePolicy", "redhat").(*configv1.ClusterImagePolicy)
-			return len(o.Status.Conditions) == 1
+			return len(o.Status.Conditions) == 1, fmt.Sprint(o.Status.Conditions)
 		})
 	}
 	if got := s.writes(); len(got) != 0 {

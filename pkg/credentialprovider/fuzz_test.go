@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/openshift/registries-controller/pkg/credentialprovider"
+	"github.com/openshift/registries-controller/test/fixtures"
 )
 
 // writtenFile is a provider file as any YAML reader sees it.
@@ -42,7 +43,7 @@ func FuzzRender(f *testing.F) {
 			images = images[:100]
 		}
 		platform := platforms[int(p)%len(platforms)]
-		cfg := config(images...)
+		cfg := fixtures.CRIOCredentialProviderConfig(images...)
 		problems := credentialprovider.Problems(cfg)
 		res, err := credentialprovider.RenderProviders(cfg, platform)
 		if err != nil {

@@ -1,41 +1,15 @@
 package credentialprovider_test
 
 import (
-	"os"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/openshift/registries-controller/pkg/credentialprovider"
+	"github.com/openshift/registries-controller/test/framework/tables"
 )
 
-// readTable returns the rows of a whitespace-separated table file, without comments and blank lines, each
-// with want fields.
-func readTable(t *testing.T, path string, want int) [][]string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows [][]string
-	for _, line := range strings.Split(string(data), "\n") {
-		fields := strings.Fields(line)
-		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
-			continue
-		}
-		if len(fields) != want {
-			t.Fatalf("%s: %q: want %d fields", path, line, want)
-		}
-		rows = append(rows, fields)
-	}
-	if len(rows) == 0 {
-		t.Fatalf("%s: no rows", path)
-	}
-	return rows
-}
-
 func TestMatchImage(t *testing.T) {
-	for _, row := range readTable(t, "testdata/matchimage.txt", 3) {
+	for _, row := range tables.Read(t, "testdata/matchimage.txt", 3) {
 		want := row[2] == "true"
 		if got := credentialprovider.MatchImage(row[0], row[1]); got != want {
 			t.Errorf("MatchImage(%q, %q) = %v, want %v", row[0], row[1], got, want)
@@ -50,7 +24,7 @@ func TestMatchImage(t *testing.T) {
 }
 
 func TestLookupName(t *testing.T) {
-	for _, row := range readTable(t, "testdata/lookupname.txt", 2) {
+	for _, row := range tables.Read(t, "testdata/lookupname.txt", 2) {
 		got, err := credentialprovider.LookupName(row[0])
 		if err != nil || got != row[1] {
 			t.Errorf("LookupName(%q) = %q, %v; want %q", row[0], got, err, row[1])

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/openshift/registries-controller/pkg/credentialprovider"
+	"github.com/openshift/registries-controller/test/fixtures"
 )
 
 const (
@@ -24,7 +25,7 @@ func TestProblemsAPIVectors(t *testing.T) {
 		{"123456789.dkr.ecr.us-east-1.amazonaws.com", "*.azurecr.io", "gcr.io", "*.*.registry.io", "registry.io:8080/path"},
 	}
 	for _, images := range accepted {
-		if ps := credentialprovider.Problems(config(images...)); ps != nil {
+		if ps := credentialprovider.Problems(fixtures.CRIOCredentialProviderConfig(images...)); ps != nil {
 			t.Errorf("%q: want no problem, got %v", images, ps)
 		}
 	}
@@ -37,7 +38,7 @@ func TestProblemsAPIVectors(t *testing.T) {
 		"*":                      wildcardMessage,
 	}
 	for v, msg := range refused {
-		ps := credentialprovider.Problems(config(v))
+		ps := credentialprovider.Problems(fixtures.CRIOCredentialProviderConfig(v))
 		if len(ps) != 1 || ps[0].Message != msg || ps[0].At.Field != "spec.matchImages[0]" || ps[0].Value != v ||
 			ps[0].At.Object.String() != `CRIOCredentialProviderConfig "cluster"` || ps[0].Fix == "" {
 			t.Errorf("%q: want one problem %q at spec.matchImages[0] with a fix, got %v", v, msg, ps)
@@ -48,7 +49,7 @@ func TestProblemsAPIVectors(t *testing.T) {
 // TestProblemsReportEverything: the other rules of the CRD, all reported at once, in field order, as people
 // read them.
 func TestProblemsReportEverything(t *testing.T) {
-	cfg := config("quay.io", "Quay.io", "", "https://mirror.local:5000/team", "quay.io", strings.Repeat("a", 513), "*")
+	cfg := fixtures.CRIOCredentialProviderConfig("quay.io", "Quay.io", "", "https://mirror.local:5000/team", "quay.io", strings.Repeat("a", 513), "*")
 	cfg.Name = "default"
 	want := []string{
 		`CRIOCredentialProviderConfig "default": metadata.name: "default": criocredentialproviderconfig is a singleton, .metadata.name must be 'cluster'; name the object "cluster": no other name is read`,
@@ -84,7 +85,7 @@ func TestProblemsOfTheList(t *testing.T) {
 			`CRIOCredentialProviderConfig "cluster": spec: "": spec is required; write "spec: {}" for no images, or list the image patterns under spec.matchImages`},
 		{"an empty list", &configv1.CRIOCredentialProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "cluster"}, Spec: &configv1.CRIOCredentialProviderConfigSpec{MatchImages: []configv1.MatchImage{}}},
 			`CRIOCredentialProviderConfig "cluster": spec.matchImages: "[]": must have at least 1 item; list at least one image pattern, or remove matchImages`},
-		{"51 entries", config(many...),
+		{"51 entries", fixtures.CRIOCredentialProviderConfig(many...),
 			`CRIOCredentialProviderConfig "cluster": spec.matchImages: "51 items": must have at most 50 items; merge entries into wildcards such as "*.example.com", or remove some`},
 	}
 	for _, tc := range cases {
@@ -93,13 +94,13 @@ func TestProblemsOfTheList(t *testing.T) {
 			t.Errorf("%s: want\n%s\ngot %v", tc.name, tc.want, ps)
 		}
 	}
-	if ps := credentialprovider.Problems(config(many[:50]...)); ps != nil {
+	if ps := credentialprovider.Problems(fixtures.CRIOCredentialProviderConfig(many[:50]...)); ps != nil {
 		t.Errorf("50 entries are allowed, got %v", ps)
 	}
 	if ps := credentialprovider.Problems(nil); ps != nil {
 		t.Errorf("no object, got %v", ps)
 	}
-	if ps := credentialprovider.Problems(config(strings.Repeat("é", 10))); len(ps) != 1 || ps[0].Message != invalidMessage {
+	if ps := credentialprovider.Problems(fixtures.CRIOCredentialProviderConfig(strings.Repeat("é", 10))); len(ps) != 1 || ps[0].Message != invalidMessage {
 		t.Errorf("non-ASCII: got %v", ps)
 	}
 }

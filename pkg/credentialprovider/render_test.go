@@ -11,19 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/openshift/registries-controller/pkg/credentialprovider"
+	"github.com/openshift/registries-controller/test/fixtures"
 )
-
-// config returns the "cluster" object listing images; no argument gives spec: {}.
-func config(images ...string) *configv1.CRIOCredentialProviderConfig {
-	cfg := &configv1.CRIOCredentialProviderConfig{
-		ObjectMeta: metav1.ObjectMeta{Name: "cluster", Generation: 1},
-		Spec:       &configv1.CRIOCredentialProviderConfigSpec{},
-	}
-	for _, img := range images {
-		cfg.Spec.MatchImages = append(cfg.Spec.MatchImages, configv1.MatchImage(img))
-	}
-	return cfg
-}
 
 var cloudPlatforms = []configv1.PlatformType{configv1.AWSPlatformType, configv1.GCPPlatformType, configv1.AzurePlatformType}
 
@@ -63,7 +52,7 @@ func TestNothingToRender(t *testing.T) {
 	inputs := map[string]*configv1.CRIOCredentialProviderConfig{
 		"no object":  nil,
 		"no spec":    {ObjectMeta: metav1.ObjectMeta{Name: "cluster"}},
-		"empty spec": config(),
+		"empty spec": fixtures.CRIOCredentialProviderConfig(),
 		"empty list": {ObjectMeta: metav1.ObjectMeta{Name: "cluster"}, Spec: &configv1.CRIOCredentialProviderConfigSpec{MatchImages: []configv1.MatchImage{}}},
 	}
 	for name, cfg := range inputs {
@@ -92,7 +81,7 @@ func TestGenericPlatformsWriteTheSameFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range genericPlatforms {
-		res, err := credentialprovider.RenderProviders(config("example.com"), p)
+		res, err := credentialprovider.RenderProviders(fixtures.CRIOCredentialProviderConfig("example.com"), p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +96,7 @@ func TestGenericPlatformsWriteTheSameFiles(t *testing.T) {
 
 // TestGenericFileDataURL checks the start and end of the base64 MCO puts in the data URL of the generic file.
 func TestGenericFileDataURL(t *testing.T) {
-	res, err := credentialprovider.RenderProviders(config("example.com"), configv1.NonePlatformType)
+	res, err := credentialprovider.RenderProviders(fixtures.CRIOCredentialProviderConfig("example.com"), configv1.NonePlatformType)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +116,7 @@ func TestGenericFileDataURL(t *testing.T) {
 func TestCreateThenUpdate(t *testing.T) {
 	for _, p := range append(cloudPlatforms, configv1.NonePlatformType) {
 		for _, images := range [][]string{{"example.com"}, {"example.com", "example1.com"}} {
-			res, err := credentialprovider.RenderProviders(config(images...), p)
+			res, err := credentialprovider.RenderProviders(fixtures.CRIOCredentialProviderConfig(images...), p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,7 +178,7 @@ func TestMergeVectors(t *testing.T) {
 		rows = append(rows, row{p, dedup, dedupWant, nil})
 	}
 	for _, r := range rows {
-		res, err := credentialprovider.RenderProviders(config(r.images...), r.platform)
+		res, err := credentialprovider.RenderProviders(fixtures.CRIOCredentialProviderConfig(r.images...), r.platform)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +192,7 @@ func TestMergeVectors(t *testing.T) {
 }
 
 func TestRenderDoesNotChangeItsInput(t *testing.T) {
-	cfg := config("quay.io", "*.gcr.io", "a.io")
+	cfg := fixtures.CRIOCredentialProviderConfig("quay.io", "*.gcr.io", "a.io")
 	want := cfg.DeepCopy()
 	if _, err := credentialprovider.RenderProviders(cfg, configv1.GCPPlatformType); err != nil {
 		t.Fatal(err)
@@ -243,7 +232,7 @@ func TestOverlaps(t *testing.T) {
 // TestControlCharacterFails: YAML cannot carry a control character, so MCO's serialisation fails on one, and
 // so does Render; the API refuses such an entry (Problems).
 func TestControlCharacterFails(t *testing.T) {
-	cfg := config("quay.io\x7f")
+	cfg := fixtures.CRIOCredentialProviderConfig("quay.io\x7f")
 	if _, err := credentialprovider.RenderProviders(cfg, configv1.NonePlatformType); err == nil || !strings.Contains(err.Error(), "control characters") {
 		t.Errorf("want the YAML error, got %v", err)
 	}

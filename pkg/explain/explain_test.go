@@ -56,8 +56,8 @@ func load(t *testing.T, conf string) *registriesconf.Config {
 	return c
 }
 
-// brief renders attempts as "reference [flags]", the part tests assert on.
-func brief(as []explain.Attempt) []string {
+// briefAttempts renders attempts as "reference [flags]", the part tests assert on.
+func briefAttempts(as []explain.Attempt) []string {
 	var out []string
 	for _, a := range as {
 		var flags []string
@@ -123,7 +123,7 @@ func TestExplainUsesTheLibrarysPullSources(t *testing.T) {
 			if entry != tc.entry {
 				t.Errorf("entry %q, want %q", entry, tc.entry)
 			}
-			if got := brief(e.Attempts); !slices.Equal(got, tc.attempts) {
+			if got := briefAttempts(e.Attempts); !slices.Equal(got, tc.attempts) {
 				t.Errorf("attempts\n got %q\nwant %q", got, tc.attempts)
 			}
 			if len(e.Skipped) != tc.skipped {
@@ -258,7 +258,7 @@ func TestExplainOfAWildcardEntrySaysThePrimaryIsTheReferencesOwnRegistry(t *test
 		t.Fatal(err)
 	}
 	want := []string{"m.local/x/y@" + dgst + " [mirror digest-only]", "a.b.example.org/x/y@" + dgst + " [primary]"}
-	if got := brief(e.Attempts); !slices.Equal(got, want) {
+	if got := briefAttempts(e.Attempts); !slices.Equal(got, want) {
 		t.Errorf("attempts\n got %q\nwant %q", got, want)
 	}
 	var b strings.Builder

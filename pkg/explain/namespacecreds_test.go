@@ -96,8 +96,8 @@ func explainNamespace(t *testing.T, conf, ref, authFile string, in explain.Names
 	return e, buf.String()
 }
 
-// section returns the namespace section of an explanation's text, up to the warnings.
-func section(t *testing.T, text string) string {
+// namespaceSection returns the namespace section of an explanation's text, up to the warnings.
+func namespaceSection(t *testing.T, text string) string {
 	t.Helper()
 	i := strings.Index(text, "credentials for pods of namespace ")
 	if i < 0 {
@@ -147,7 +147,7 @@ func TestANamespaceKeyServesEachMirrorAndTheSourceFallsBackToTheGlobalPullSecret
     2. backup.example.com:5000/team-a/app: key "backup.example.com:5000/team-a" of secret "z-backup"
     3. registry.example.com/team-a/app: no key of the namespace's secrets; the global pull secret's key "registry.example.com"; credentials passed with the pull (the pod's imagePullSecrets) win here
 `
-	if got := section(t, text); got != want {
+	if got := namespaceSection(t, text); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	if len(e.Warnings) != 0 {
@@ -165,7 +165,7 @@ func TestAnImageNoEntryMatchesIsNotSentToThePlugin(t *testing.T) {
   not sent to crio-credential-provider: no entry of its matchImages matches quay.io/other/app
   the namespace's secrets are not used: every place uses the global pull secret (CRI-O's global_auth_file)
 `
-	if got := section(t, text); got != want {
+	if got := namespaceSection(t, text); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
@@ -326,7 +326,7 @@ func TestTheKubeletOfAWorkerOnPlatformNoneNeverReadsTheFileButTheArbitersDoes(t 
   not sent to crio-credential-provider: registry.example.com/team-a/app matches its matchImages entry "registry.example.com", but the kubelet never reads the file
   the namespace's secrets are not used: every place uses the global pull secret (CRI-O's global_auth_file)
 `
-	if got := section(t, text); got != want {
+	if got := namespaceSection(t, text); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	if len(e.Warnings) != 1 || !strings.HasPrefix(e.Warnings[0], "the kubelet of pool worker never reads "+genericFile+" on platform None: ") ||

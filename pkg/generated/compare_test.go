@@ -12,6 +12,7 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/test/fixtures"
 )
 
 // desiredWorker is the registries MachineConfig of the worker pool writing three files, owned by an Image.
@@ -82,7 +83,7 @@ func TestDifferences(t *testing.T) {
 		{"the same contents gzip-compressed are not a difference", func(t *testing.T, mc *mcfgv1.MachineConfig) {
 			editIgnition(t, mc, func(cfg map[string]any) {
 				f := files(cfg)[1].(map[string]any)["contents"].(map[string]any)
-				f["compression"], f["source"] = "gzip", gzipped(t, `{"default":[{"type":"insecureAcceptAnything"}]}`)
+				f["compression"], f["source"] = "gzip", fixtures.GzipDataURL([]byte(`{"default":[{"type":"insecureAcceptAnything"}]}`))
 			})
 		}, "", ""},
 		{"an owner reference to another Image is one", func(_ *testing.T, mc *mcfgv1.MachineConfig) { mc.OwnerReferences[0].UID = "old" }, "owner reference", ""},

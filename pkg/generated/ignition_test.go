@@ -1,9 +1,6 @@
 package generated_test
 
 import (
-	"bytes"
-	"compress/gzip"
-	"encoding/base64"
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
@@ -16,6 +13,7 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/test/fixtures"
 )
 
 // ignition is the shape of the generated Ignition config, read without the code under test.
@@ -102,23 +100,10 @@ func TestDataURLsAreTheLibrarysOwn(t *testing.T) {
 	}
 }
 
-func gzipped(t *testing.T, data string) string {
-	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	if _, err := zw.Write([]byte(data)); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return "data:;base64," + base64.StdEncoding.EncodeToString(b.Bytes())
-}
-
 func TestDecodeReadsAnyConfigAndSaysWhatItCannotRead(t *testing.T) {
 	raw := `{"ignition":{"version":"3.2.0"},"storage":{"files":[` +
 		`{"path":"/etc/plain","contents":{"source":"data:,hello%20world"},"mode":384},` +
-		`{"path":"/etc/zipped","overwrite":true,"contents":{"compression":"gzip","source":"` + gzipped(t, "unzipped\n") + `"},"mode":420},` +
+		`{"path":"/etc/zipped","overwrite":true,"contents":{"compression":"gzip","source":"` + fixtures.GzipDataURL([]byte("unzipped\n")) + `"},"mode":420},` +
 		`{"path":"/etc/remote","contents":{"source":"https://example.com/x"}},` +
 		`{"path":"/etc/zstd","contents":{"compression":"zstd","source":"data:,x"}}` +
 		`]},"systemd":{"units":[{"name":"x.service","enabled":true}]}}`

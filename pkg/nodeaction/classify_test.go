@@ -12,7 +12,7 @@ import (
 // the minimal safe action, and which rules fired.
 func TestClassify(t *testing.T) {
 	digest := func(loc string) string { return mirror(loc, "digest-only") }
-	quay := conf(entry("quay.io", digest("m1.local")))
+	quay := conf(registryTOML("quay.io", digest("m1.local")))
 	cases := []struct {
 		name        string
 		old, new    nodefiles.Files
@@ -32,43 +32,43 @@ func TestClassify(t *testing.T) {
 			old: onNode(nodefiles.RegistriesConf, conf(search("a", "b"))), new: onNode(nodefiles.RegistriesConf, conf(search("a"))),
 			action: drainAndReloadCRIO, minimal: drainAndReloadCRIO, rules: []string{"registries-conf-changed", "search-list-shrunk"}},
 		{name: "registry added with digest-only mirrors reloads",
-			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", digest("m1.local")), entry("docker.io", digest("m2.local")))),
+			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", digest("m1.local")), registryTOML("docker.io", digest("m2.local")))),
 			action: reloadCRIO, minimal: reloadCRIO, rules: []string{"registries-conf-changed", "registry-added", "registry-added"}},
 		{name: "registry added with tag-only mirrors drains",
-			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", digest("m1.local")), entry("docker.io", mirror("m2.local", "tag-only")))),
+			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", digest("m1.local")), registryTOML("docker.io", mirror("m2.local", "tag-only")))),
 			action: drainAndReloadCRIO, minimal: drainAndReloadCRIO, rules: []string{"registries-conf-changed", "registry-added", "registry-added"}},
 		{name: "registry added with all mirrors drains",
-			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", digest("m1.local")), entry("docker.io", mirror("m2.local", "all")))),
+			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", digest("m1.local")), registryTOML("docker.io", mirror("m2.local", "all")))),
 			action: drainAndReloadCRIO, minimal: drainAndReloadCRIO, rules: []string{"registries-conf-changed", "registry-added", "registry-added"}},
 		{name: "registry removed drains",
 			old: onNode(nodefiles.RegistriesConf, quay), new: nil,
 			action: drainAndReloadCRIO, minimal: drainAndReloadCRIO, rules: []string{"registries-conf-changed", "registry-removed"}},
 		{name: "digest-only mirror added reloads",
-			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", digest("m1.local"), digest("m2.local")))),
+			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", digest("m1.local"), digest("m2.local")))),
 			action: reloadCRIO, minimal: reloadCRIO, rules: []string{"registries-conf-changed", "mirror-added"}},
 		{name: "tag-only mirror added drains",
-			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", digest("m1.local"), mirror("t.local", "tag-only")))),
+			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", digest("m1.local"), mirror("t.local", "tag-only")))),
 			action: drainAndReloadCRIO, minimal: drainAndReloadCRIO, rules: []string{"registries-conf-changed", "mirror-added"}},
 		{name: "mirror removed drains",
-			old: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", digest("m1.local"), digest("m2.local")))), new: onNode(nodefiles.RegistriesConf, quay),
+			old: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", digest("m1.local"), digest("m2.local")))), new: onNode(nodefiles.RegistriesConf, quay),
 			action: drainAndReloadCRIO, minimal: drainAndReloadCRIO, rules: []string{"registries-conf-changed", "mirror-removed"}},
 		{name: "blocked turned on drains",
-			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", "blocked = true", digest("m1.local")))),
+			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", "blocked = true", digest("m1.local")))),
 			action: drainAndReloadCRIO, minimal: drainAndReloadCRIO, rules: []string{"registries-conf-changed", "blocked-changed"}},
 		{name: "insecure turned on drains, though a reload is enough",
-			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", "insecure = true", digest("m1.local")))),
+			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", "insecure = true", digest("m1.local")))),
 			action: drainAndReloadCRIO, minimal: reloadCRIO, rules: []string{"registries-conf-changed", "insecure-changed"}, safeMention: "TLS verification"},
 		{name: "prefix changed drains",
-			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", `prefix = "quay.io"`, digest("m1.local")))),
+			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", `prefix = "quay.io"`, digest("m1.local")))),
 			action: drainAndReloadCRIO, minimal: drainAndReloadCRIO, rules: []string{"registries-conf-changed", "prefix-changed"}},
 		{name: "location changed drains",
-			old: onNode(nodefiles.RegistriesConf, conf(entry("a.io", `prefix = "quay.io"`))), new: onNode(nodefiles.RegistriesConf, conf(entry("b.io", `prefix = "quay.io"`))),
+			old: onNode(nodefiles.RegistriesConf, conf(registryTOML("a.io", `prefix = "quay.io"`))), new: onNode(nodefiles.RegistriesConf, conf(registryTOML("b.io", `prefix = "quay.io"`))),
 			action: drainAndReloadCRIO, minimal: drainAndReloadCRIO, rules: []string{"registries-conf-changed", "location-changed"}},
 		{name: "legacy mirror-by-digest-only turned on only reloads",
-			old: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", mirror("m1.local", "")))), new: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", "mirror-by-digest-only = true", mirror("m1.local", "")))),
+			old: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", mirror("m1.local", "")))), new: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", "mirror-by-digest-only = true", mirror("m1.local", "")))),
 			action: reloadCRIO, minimal: reloadCRIO, rules: []string{"registries-conf-changed", "mirror-by-digest-only-changed"}},
 		{name: "legacy mirror-by-digest-only turned off only reloads",
-			old: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", "mirror-by-digest-only = true", mirror("m1.local", "")))), new: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", mirror("m1.local", "")))),
+			old: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", "mirror-by-digest-only = true", mirror("m1.local", "")))), new: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", mirror("m1.local", "")))),
 			action: reloadCRIO, minimal: reloadCRIO, rules: []string{"registries-conf-changed", "mirror-by-digest-only-changed"}},
 		{name: "a new search drop-in reboots, though a drain is enough for a replaced list",
 			old: nil, new: onNode(nodefiles.SearchRegistries, []byte(search("quay.io"))),
@@ -77,7 +77,7 @@ func TestClassify(t *testing.T) {
 			old: nil, new: onNode(nodefiles.PolicyJSON, []byte(`{"default":[{"type":"reject"}]}`)),
 			action: reloadCRIO, minimal: reloadCRIO, rules: []string{"policy-json-changed"}},
 		{name: "the largest action of several files wins",
-			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(entry("quay.io", digest("m1.local"), digest("m2.local"))), nodefiles.PolicyJSON, []byte(`{"default":[{"type":"reject"}]}`), nodefiles.SearchRegistries, []byte(search("registry.access.redhat.com", "docker.io", "quay.io"))),
+			old: onNode(nodefiles.RegistriesConf, quay), new: onNode(nodefiles.RegistriesConf, conf(registryTOML("quay.io", digest("m1.local"), digest("m2.local"))), nodefiles.PolicyJSON, []byte(`{"default":[{"type":"reject"}]}`), nodefiles.SearchRegistries, []byte(search("registry.access.redhat.com", "docker.io", "quay.io"))),
 			action: reboot, minimal: reloadCRIO, rules: []string{"registries-conf-changed", "mirror-added", "policy-json-changed", "search-drop-in-changed"}},
 	}
 	for _, tc := range cases {
@@ -128,11 +128,11 @@ func TestReasonString(t *testing.T) {
 
 func TestDiff(t *testing.T) {
 	old := onNode(nodefiles.RegistriesConf, conf(search("a"),
-		entry("quay.io", mirror("m1", "digest-only"), mirror("m2", "digest-only")),
-		entry("docker.io", mirror("d1", "digest-only"))))
+		registryTOML("quay.io", mirror("m1", "digest-only"), mirror("m2", "digest-only")),
+		registryTOML("docker.io", mirror("d1", "digest-only"))))
 	new := onNode(nodefiles.RegistriesConf, conf(search("a", "b"),
-		entry("quay.io", "blocked = true", mirror("m2", "digest-only"), mirror("m1", "all"), mirror("m3", "tag-only")),
-		entry("reg.lab", "insecure = true")), nodefiles.PolicyJSON, []byte(`{"default":[{"type":"insecureAcceptAnything"}],"transports":{"docker":{"quay.io":[{"type":"reject"}]},"docker-daemon":{"":[{"type":"insecureAcceptAnything"}]}}}`), nodefiles.SearchRegistries, []byte(search("quay.io")))
+		registryTOML("quay.io", "blocked = true", mirror("m2", "digest-only"), mirror("m1", "all"), mirror("m3", "tag-only")),
+		registryTOML("reg.lab", "insecure = true")), nodefiles.PolicyJSON, []byte(`{"default":[{"type":"insecureAcceptAnything"}],"transports":{"docker":{"quay.io":[{"type":"reject"}]},"docker-daemon":{"":[{"type":"insecureAcceptAnything"}]}}}`), nodefiles.SearchRegistries, []byte(search("quay.io")))
 	changes, err := Diff(old, new)
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 
 // The tests write registries.conf files by hand, as TOML, with these small builders:
 //
-//	conf(search("a", "b"), entry("quay.io", "blocked = true", mirror("m.local", "digest-only")))
+//	conf(search("a", "b"), registryTOML("quay.io", "blocked = true", mirror("m.local", "digest-only")))
 
 // search returns the unqualified-search-registries line.
 func search(hosts ...string) string {
@@ -30,9 +30,9 @@ func conf(parts ...string) []byte {
 	return []byte(strings.Join(parts, "\n"))
 }
 
-// entry returns a [[registry]] table for a location (prefix ""), with extra key lines and mirrors.
+// registryTOML returns a [[registry]] table for a location (prefix ""), with extra key lines and mirrors.
 // A part starting with "prefix" replaces the empty prefix.
-func entry(location string, parts ...string) string {
+func registryTOML(location string, parts ...string) string {
 	prefix := `prefix = ""`
 	var keys, mirrors []string
 	for _, p := range parts {
@@ -101,8 +101,8 @@ func reasonsOf(res *Result, ruleName string) []Reason {
 	return out
 }
 
-// brief renders findings as "entry mirror: action/minimal", the part of a Reason tests assert on.
-func brief(rs []Reason) []string {
+// briefReasons renders findings as "entry mirror: action/minimal", the part of a Reason tests assert on.
+func briefReasons(rs []Reason) []string {
 	var out []string
 	for _, r := range rs {
 		s := r.Entry
@@ -126,7 +126,7 @@ func runRuleTable(t *testing.T, ruleName string, cases []ruleCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := brief(reasonsOf(classify(t, withConf(tc.old), withConf(tc.new)), ruleName))
+			got := briefReasons(reasonsOf(classify(t, withConf(tc.old), withConf(tc.new)), ruleName))
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
@@ -135,7 +135,7 @@ func runRuleTable(t *testing.T, ruleName string, cases []ruleCase) {
 }
 
 func TestBuildersWriteWhatTheyMean(t *testing.T) {
-	got := string(conf(entry("quay.io", "blocked = true", mirror("m.local", "digest-only"))))
+	got := string(conf(registryTOML("quay.io", "blocked = true", mirror("m.local", "digest-only"))))
 	want := `unqualified-search-registries = ["registry.access.redhat.com", "docker.io"]
 
 [[registry]]

@@ -220,7 +220,7 @@ spec:
 
 // TestClassifyFollowsThePolicy classifies the same changes under custom node disruption policies.
 func TestClassifyFollowsThePolicy(t *testing.T) {
-	quay := conf(entry("quay.io", mirror("m1", "digest-only")))
+	quay := conf(registryTOML("quay.io", mirror("m1", "digest-only")))
 	removed := conf()
 	dropIn := onNode(nodefiles.SearchRegistries, search("quay.io"))
 	cases := []struct {
@@ -275,7 +275,7 @@ func TestClassifyFollowsThePolicy(t *testing.T) {
 
 // TestSingleNodeClustersNeverDrain: docs/semantics.md §8.4.
 func TestSingleNodeClustersNeverDrain(t *testing.T) {
-	quay := conf(entry("quay.io", mirror("m1", "digest-only")))
+	quay := conf(registryTOML("quay.io", mirror("m1", "digest-only")))
 	cases := []struct {
 		name     string
 		old, new nodefiles.Files
@@ -287,7 +287,7 @@ func TestSingleNodeClustersNeverDrain(t *testing.T) {
 		{name: "a reboot happens without a drain",
 			old: nil, new: onNode(nodefiles.SearchRegistries, search("quay.io")), want: "reboot-without-drain", minimal: "reload-crio"},
 		{name: "a safe change is the same as elsewhere",
-			old: withConf(quay), new: withConf(conf(entry("quay.io", mirror("m1", "digest-only"), mirror("m2", "digest-only")))), want: "reload-crio", minimal: "reload-crio"},
+			old: withConf(quay), new: withConf(conf(registryTOML("quay.io", mirror("m1", "digest-only"), mirror("m2", "digest-only")))), want: "reload-crio", minimal: "reload-crio"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,12 +10,12 @@ import (
 // Expected findings are written as "entry [mirror]: action/minimal".
 
 func TestRegistriesConfChanged(t *testing.T) {
-	quay := conf(entry("quay.io", mirror("m.local", "digest-only")))
+	quay := conf(registryTOML("quay.io", mirror("m.local", "digest-only")))
 	runRuleTable(t, "registries-conf-changed", []ruleCase{
 		{name: "identical bytes are no change", old: quay, new: quay},
 		{name: "both sides the base file are no change"},
 		{name: "writing exactly the base file is no change", old: nil, new: nodefiles.Base(nodefiles.RegistriesConf)},
-		{name: "new contents reload CRI-O", old: quay, new: conf(entry("quay.io", mirror("m2.local", "digest-only"))),
+		{name: "new contents reload CRI-O", old: quay, new: conf(registryTOML("quay.io", mirror("m2.local", "digest-only"))),
 			want: []string{": reload-crio/reload-crio"}},
 		{name: "a file written over the base reloads", old: nil, new: quay, want: []string{": reload-crio/reload-crio"}},
 		{name: "a file no longer written reloads", old: quay, new: nil, want: []string{": reload-crio/reload-crio"}},
@@ -75,7 +75,7 @@ func TestSearchListRulesWithADropIn(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := brief(reasonsOf(classify(t, tc.old, tc.new), "search-list-shrunk"))
+			got := briefReasons(reasonsOf(classify(t, tc.old, tc.new), "search-list-shrunk"))
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
@@ -85,13 +85,13 @@ func TestSearchListRulesWithADropIn(t *testing.T) {
 
 func TestRegistryRemoved(t *testing.T) {
 	runRuleTable(t, "registry-removed", []ruleCase{
-		{name: "a removed entry drains", old: conf(entry("quay.io"), entry("docker.io")), new: conf(entry("quay.io")),
+		{name: "a removed entry drains", old: conf(registryTOML("quay.io"), registryTOML("docker.io")), new: conf(registryTOML("quay.io")),
 			want: []string{"docker.io: drain-and-reload-crio/drain-and-reload-crio"}},
-		{name: "every file back to the base drains for each entry", old: conf(entry("b.io"), entry("a.io")), new: nil,
+		{name: "every file back to the base drains for each entry", old: conf(registryTOML("b.io"), registryTOML("a.io")), new: nil,
 			want: []string{"a.io: drain-and-reload-crio/drain-and-reload-crio", "b.io: drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "an entry keyed by prefix is kept when its location changes",
-			old: conf(entry("a.io", `prefix = "quay.io"`)), new: conf(entry("b.io", `prefix = "quay.io"`))},
-		{name: "no entries, nothing removed", old: conf(), new: conf(entry("quay.io"))},
+			old: conf(registryTOML("a.io", `prefix = "quay.io"`)), new: conf(registryTOML("b.io", `prefix = "quay.io"`))},
+		{name: "no entries, nothing removed", old: conf(), new: conf(registryTOML("quay.io"))},
 	})
 }
 
@@ -99,100 +99,100 @@ func TestRegistryRemoved(t *testing.T) {
 // pull-from-mirror, and without mirrors by its legacy mirror-by-digest-only.
 func TestRegistryAdded(t *testing.T) {
 	runRuleTable(t, "registry-added", []ruleCase{
-		{name: "an entry with digest-only mirrors reloads", old: conf(), new: conf(entry("quay.io", mirror("m1", "digest-only"), mirror("m2", "digest-only"))),
+		{name: "an entry with digest-only mirrors reloads", old: conf(), new: conf(registryTOML("quay.io", mirror("m1", "digest-only"), mirror("m2", "digest-only"))),
 			want: []string{"quay.io: reload-crio/reload-crio", "quay.io m1: reload-crio/reload-crio", "quay.io m2: reload-crio/reload-crio"}},
-		{name: "an entry with a tag-only mirror drains", old: conf(), new: conf(entry("quay.io", mirror("m1", "digest-only"), mirror("m2", "tag-only"))),
+		{name: "an entry with a tag-only mirror drains", old: conf(), new: conf(registryTOML("quay.io", mirror("m1", "digest-only"), mirror("m2", "tag-only"))),
 			want: []string{"quay.io: reload-crio/reload-crio", "quay.io m1: reload-crio/reload-crio", "quay.io m2: drain-and-reload-crio/drain-and-reload-crio"}},
-		{name: "an entry with an all mirror drains", old: conf(), new: conf(entry("quay.io", mirror("m1", "all"))),
+		{name: "an entry with an all mirror drains", old: conf(), new: conf(registryTOML("quay.io", mirror("m1", "all"))),
 			want: []string{"quay.io: reload-crio/reload-crio", "quay.io m1: drain-and-reload-crio/drain-and-reload-crio"}},
-		{name: "an entry whose mirror leaves pull-from-mirror out drains", old: conf(), new: conf(entry("quay.io", mirror("m1", ""))),
+		{name: "an entry whose mirror leaves pull-from-mirror out drains", old: conf(), new: conf(registryTOML("quay.io", mirror("m1", ""))),
 			want: []string{"quay.io: reload-crio/reload-crio", "quay.io m1: drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "an entry with mirrors and the legacy mirror-by-digest-only drains, since the flag is ignored once it has mirrors",
-			old: conf(), new: conf(entry("quay.io", "mirror-by-digest-only = true", mirror("m1", ""))),
+			old: conf(), new: conf(registryTOML("quay.io", "mirror-by-digest-only = true", mirror("m1", ""))),
 			want: []string{"quay.io: reload-crio/reload-crio", "quay.io m1: drain-and-reload-crio/drain-and-reload-crio"}},
 		{name: "an entry without mirrors but with the legacy mirror-by-digest-only reloads",
-			old: conf(), new: conf(entry("quay.io", "mirror-by-digest-only = true")),
+			old: conf(), new: conf(registryTOML("quay.io", "mirror-by-digest-only = true")),
 			want: []string{"quay.io: reload-crio/reload-crio"}},
-		{name: "a blocked entry with digest-only mirrors reloads (NeverContactSource)", old: conf(), new: conf(entry("quay.io", "blocked = true", mirror("m1", "digest-only"))),
+		{name: "a blocked entry with digest-only mirrors reloads (NeverContactSource)", old: conf(), new: conf(registryTOML("quay.io", "blocked = true", mirror("m1", "digest-only"))),
 			want: []string{"quay.io: reload-crio/reload-crio", "quay.io m1: reload-crio/reload-crio"}},
-		{name: "an entry without mirrors drains", old: conf(), new: conf(entry("reg.lab:5000", "insecure = true")),
+		{name: "an entry without mirrors drains", old: conf(), new: conf(registryTOML("reg.lab:5000", "insecure = true")),
 			want: []string{"reg.lab:5000: drain-and-reload-crio/drain-and-reload-crio"}},
-		{name: "a kept entry does not fire", old: conf(entry("quay.io")), new: conf(entry("quay.io", mirror("m1", "tag-only")))},
+		{name: "a kept entry does not fire", old: conf(registryTOML("quay.io")), new: conf(registryTOML("quay.io", mirror("m1", "tag-only")))},
 	})
 }
 
 func TestPrefixChanged(t *testing.T) {
 	runRuleTable(t, "prefix-changed", []ruleCase{
 		{name: "an empty prefix set to the location drains",
-			old: conf(entry("quay.io", mirror("m1", "digest-only"))), new: conf(entry("quay.io", `prefix = "quay.io"`, mirror("m1", "digest-only"))),
+			old: conf(registryTOML("quay.io", mirror("m1", "digest-only"))), new: conf(registryTOML("quay.io", `prefix = "quay.io"`, mirror("m1", "digest-only"))),
 			want: []string{"quay.io: drain-and-reload-crio/drain-and-reload-crio"}},
-		{name: "the same prefix does not fire", old: conf(entry("a.io", `prefix = "quay.io"`)), new: conf(entry("b.io", `prefix = "quay.io"`))},
+		{name: "the same prefix does not fire", old: conf(registryTOML("a.io", `prefix = "quay.io"`)), new: conf(registryTOML("b.io", `prefix = "quay.io"`))},
 	})
 }
 
 func TestLocationChanged(t *testing.T) {
 	runRuleTable(t, "location-changed", []ruleCase{
 		{name: "a prefixed entry pointing elsewhere drains",
-			old: conf(entry("a.io", `prefix = "quay.io"`)), new: conf(entry("b.io", `prefix = "quay.io"`)),
+			old: conf(registryTOML("a.io", `prefix = "quay.io"`)), new: conf(registryTOML("b.io", `prefix = "quay.io"`)),
 			want: []string{"quay.io: drain-and-reload-crio/drain-and-reload-crio"}},
-		{name: "the same location does not fire", old: conf(entry("quay.io")), new: conf(entry("quay.io", "blocked = true"))},
+		{name: "the same location does not fire", old: conf(registryTOML("quay.io")), new: conf(registryTOML("quay.io", "blocked = true"))},
 	})
 }
 
 func TestBlockedChanged(t *testing.T) {
 	runRuleTable(t, "blocked-changed", []ruleCase{
-		{name: "blocking drains", old: conf(entry("quay.io", mirror("m1", "digest-only"))), new: conf(entry("quay.io", "blocked = true", mirror("m1", "digest-only"))),
+		{name: "blocking drains", old: conf(registryTOML("quay.io", mirror("m1", "digest-only"))), new: conf(registryTOML("quay.io", "blocked = true", mirror("m1", "digest-only"))),
 			want: []string{"quay.io: drain-and-reload-crio/drain-and-reload-crio"}},
-		{name: "unblocking drains, though a reload is enough", old: conf(entry("quay.io", "blocked = true")), new: conf(entry("quay.io")),
+		{name: "unblocking drains, though a reload is enough", old: conf(registryTOML("quay.io", "blocked = true")), new: conf(registryTOML("quay.io")),
 			want: []string{"quay.io: drain-and-reload-crio/reload-crio"}},
-		{name: "unchanged does not fire", old: conf(entry("quay.io", "blocked = true")), new: conf(entry("quay.io", "blocked = true", "insecure = true"))},
+		{name: "unchanged does not fire", old: conf(registryTOML("quay.io", "blocked = true")), new: conf(registryTOML("quay.io", "blocked = true", "insecure = true"))},
 	})
 }
 
 func TestInsecureChanged(t *testing.T) {
 	runRuleTable(t, "insecure-changed", []ruleCase{
-		{name: "turning insecure on drains, though a reload is enough", old: conf(entry("reg.lab")), new: conf(entry("reg.lab", "insecure = true")),
+		{name: "turning insecure on drains, though a reload is enough", old: conf(registryTOML("reg.lab")), new: conf(registryTOML("reg.lab", "insecure = true")),
 			want: []string{"reg.lab: drain-and-reload-crio/reload-crio"}},
-		{name: "turning insecure off drains", old: conf(entry("reg.lab", "insecure = true")), new: conf(entry("reg.lab")),
+		{name: "turning insecure off drains", old: conf(registryTOML("reg.lab", "insecure = true")), new: conf(registryTOML("reg.lab")),
 			want: []string{"reg.lab: drain-and-reload-crio/drain-and-reload-crio"}},
-		{name: "a mirror's own insecure flag is not this rule's", old: conf(entry("q.io", mirror("m", "digest-only"))), new: conf(entry("q.io", mirror("m", "digest-only", "insecure = true")))},
+		{name: "a mirror's own insecure flag is not this rule's", old: conf(registryTOML("q.io", mirror("m", "digest-only"))), new: conf(registryTOML("q.io", mirror("m", "digest-only", "insecure = true")))},
 	})
 }
 
 func TestMirrorByDigestOnlyChanged(t *testing.T) {
 	runRuleTable(t, "mirror-by-digest-only-changed", []ruleCase{
-		{name: "turning the legacy flag on only reloads, since the daemon does not compare it", old: conf(entry("q.io", mirror("m", ""))), new: conf(entry("q.io", "mirror-by-digest-only = true", mirror("m", ""))),
+		{name: "turning the legacy flag on only reloads, since the daemon does not compare it", old: conf(registryTOML("q.io", mirror("m", ""))), new: conf(registryTOML("q.io", "mirror-by-digest-only = true", mirror("m", ""))),
 			want: []string{"q.io: reload-crio/reload-crio"}},
-		{name: "turning the legacy flag off only reloads, since the daemon does not compare it", old: conf(entry("q.io", "mirror-by-digest-only = true", mirror("m", ""))), new: conf(entry("q.io", mirror("m", ""))),
+		{name: "turning the legacy flag off only reloads, since the daemon does not compare it", old: conf(registryTOML("q.io", "mirror-by-digest-only = true", mirror("m", ""))), new: conf(registryTOML("q.io", mirror("m", ""))),
 			want: []string{"q.io: reload-crio/reload-crio"}},
-		{name: "the flag kept on does not fire", old: conf(entry("q.io", "mirror-by-digest-only = true", mirror("m", ""))), new: conf(entry("q.io", "mirror-by-digest-only = true", mirror("m", ""), mirror("m2", "")))},
+		{name: "the flag kept on does not fire", old: conf(registryTOML("q.io", "mirror-by-digest-only = true", mirror("m", ""))), new: conf(registryTOML("q.io", "mirror-by-digest-only = true", mirror("m", ""), mirror("m2", "")))},
 	})
 }
 
 func TestMirrorRemoved(t *testing.T) {
 	runRuleTable(t, "mirror-removed", []ruleCase{
-		{name: "a removed digest-only mirror drains", old: conf(entry("q.io", mirror("m1", "digest-only"), mirror("m2", "digest-only"))), new: conf(entry("q.io", mirror("m2", "digest-only"))),
+		{name: "a removed digest-only mirror drains", old: conf(registryTOML("q.io", mirror("m1", "digest-only"), mirror("m2", "digest-only"))), new: conf(registryTOML("q.io", mirror("m2", "digest-only"))),
 			want: []string{"q.io m1: drain-and-reload-crio/drain-and-reload-crio"}},
-		{name: "a moved mirror is not removed", old: conf(entry("q.io", mirror("m1", "digest-only"), mirror("m2", "digest-only"))), new: conf(entry("q.io", mirror("m2", "digest-only"), mirror("m1", "digest-only")))},
-		{name: "mirrors of a removed entry are the registry-removed rule's", old: conf(entry("q.io", mirror("m1", "digest-only"))), new: conf()},
+		{name: "a moved mirror is not removed", old: conf(registryTOML("q.io", mirror("m1", "digest-only"), mirror("m2", "digest-only"))), new: conf(registryTOML("q.io", mirror("m2", "digest-only"), mirror("m1", "digest-only")))},
+		{name: "mirrors of a removed entry are the registry-removed rule's", old: conf(registryTOML("q.io", mirror("m1", "digest-only"))), new: conf()},
 	})
 }
 
 func TestMirrorAdded(t *testing.T) {
 	runRuleTable(t, "mirror-added", []ruleCase{
-		{name: "a digest-only mirror reloads", old: conf(entry("q.io", mirror("m1", "digest-only"))), new: conf(entry("q.io", mirror("m1", "digest-only"), mirror("m2", "digest-only"))),
+		{name: "a digest-only mirror reloads", old: conf(registryTOML("q.io", mirror("m1", "digest-only"))), new: conf(registryTOML("q.io", mirror("m1", "digest-only"), mirror("m2", "digest-only"))),
 			want: []string{"q.io m2: reload-crio/reload-crio"}},
-		{name: "a tag-only mirror drains", old: conf(entry("q.io", mirror("m1", "digest-only"))), new: conf(entry("q.io", mirror("m1", "digest-only"), mirror("m2", "tag-only"))),
+		{name: "a tag-only mirror drains", old: conf(registryTOML("q.io", mirror("m1", "digest-only"))), new: conf(registryTOML("q.io", mirror("m1", "digest-only"), mirror("m2", "tag-only"))),
 			want: []string{"q.io m2: drain-and-reload-crio/drain-and-reload-crio"}},
-		{name: "an all mirror drains", old: conf(entry("q.io")), new: conf(entry("q.io", mirror("m2", "all"))),
+		{name: "an all mirror drains", old: conf(registryTOML("q.io")), new: conf(registryTOML("q.io", mirror("m2", "all"))),
 			want: []string{"q.io m2: drain-and-reload-crio/drain-and-reload-crio"}},
-		{name: "a mirror under the legacy flag reloads", old: conf(entry("q.io", "mirror-by-digest-only = true")), new: conf(entry("q.io", "mirror-by-digest-only = true", mirror("m2", ""))),
+		{name: "a mirror under the legacy flag reloads", old: conf(registryTOML("q.io", "mirror-by-digest-only = true")), new: conf(registryTOML("q.io", "mirror-by-digest-only = true", mirror("m2", ""))),
 			want: []string{"q.io m2: reload-crio/reload-crio"}},
 	})
 }
 
 func TestPullFromMirrorChanged(t *testing.T) {
-	one := func(pullFrom string) []byte { return conf(entry("q.io", mirror("m", pullFrom))) }
+	one := func(pullFrom string) []byte { return conf(registryTOML("q.io", mirror("m", pullFrom))) }
 	runRuleTable(t, "pull-from-mirror-changed", []ruleCase{
 		{name: "tag-only becoming digest-only reloads", old: one("tag-only"), new: one("digest-only"), want: []string{"q.io m: reload-crio/reload-crio"}},
 		{name: "all becoming digest-only reloads", old: one("all"), new: one("digest-only"), want: []string{"q.io m: reload-crio/reload-crio"}},
@@ -205,17 +205,17 @@ func TestPullFromMirrorChanged(t *testing.T) {
 
 func TestMirrorsReordered(t *testing.T) {
 	runRuleTable(t, "mirrors-reordered", []ruleCase{
-		{name: "swapped mirrors reload", old: conf(entry("q.io", mirror("a", "digest-only"), mirror("b", "digest-only"))), new: conf(entry("q.io", mirror("b", "digest-only"), mirror("a", "digest-only"))),
+		{name: "swapped mirrors reload", old: conf(registryTOML("q.io", mirror("a", "digest-only"), mirror("b", "digest-only"))), new: conf(registryTOML("q.io", mirror("b", "digest-only"), mirror("a", "digest-only"))),
 			want: []string{"q.io: reload-crio/reload-crio"}},
-		{name: "a mirror inserted in front keeps the order of the others", old: conf(entry("q.io", mirror("a", "digest-only"), mirror("b", "digest-only"))), new: conf(entry("q.io", mirror("c", "digest-only"), mirror("a", "digest-only"), mirror("b", "digest-only")))},
+		{name: "a mirror inserted in front keeps the order of the others", old: conf(registryTOML("q.io", mirror("a", "digest-only"), mirror("b", "digest-only"))), new: conf(registryTOML("q.io", mirror("c", "digest-only"), mirror("a", "digest-only"), mirror("b", "digest-only")))},
 	})
 }
 
 func TestMirrorInsecureChanged(t *testing.T) {
 	runRuleTable(t, "mirror-insecure-changed", []ruleCase{
-		{name: "a mirror turned insecure reloads", old: conf(entry("q.io", mirror("m", "digest-only"))), new: conf(entry("q.io", mirror("m", "digest-only", "insecure = true"))),
+		{name: "a mirror turned insecure reloads", old: conf(registryTOML("q.io", mirror("m", "digest-only"))), new: conf(registryTOML("q.io", mirror("m", "digest-only", "insecure = true"))),
 			want: []string{"q.io m: reload-crio/reload-crio"}},
-		{name: "a mirror turned secure reloads", old: conf(entry("q.io", mirror("m", "digest-only", "insecure = true"))), new: conf(entry("q.io", mirror("m", "digest-only"))),
+		{name: "a mirror turned secure reloads", old: conf(registryTOML("q.io", mirror("m", "digest-only", "insecure = true"))), new: conf(registryTOML("q.io", mirror("m", "digest-only"))),
 			want: []string{"q.io m: reload-crio/reload-crio"}},
 	})
 }
@@ -236,7 +236,7 @@ func TestPolicyJSONChanged(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := brief(reasonsOf(classify(t, onNode(nodefiles.PolicyJSON, tc.old), onNode(nodefiles.PolicyJSON, tc.new)), "policy-json-changed"))
+			got := briefReasons(reasonsOf(classify(t, onNode(nodefiles.PolicyJSON, tc.old), onNode(nodefiles.PolicyJSON, tc.new)), "policy-json-changed"))
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
@@ -274,7 +274,7 @@ func TestSearchDropInChanged(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := brief(reasonsOf(classify(t, tc.old, tc.new), "search-drop-in-changed"))
+			got := briefReasons(reasonsOf(classify(t, tc.old, tc.new), "search-drop-in-changed"))
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}

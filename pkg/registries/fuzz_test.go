@@ -573,7 +573,7 @@ func checkDeterministic(t *testing.T, in *inputs.Inputs, res *registries.Result,
 		for _, f := range []struct {
 			name string
 			a, b []byte
-		}{{"registries.conf", res.RegistriesConf, res2.RegistriesConf}, {"policy.json", policyJSON(t, in, res), policyJSON(t, again, res2)}, {"search drop-in", res.SearchRegistries, res2.SearchRegistries}} {
+		}{{"registries.conf", res.RegistriesConf, res2.RegistriesConf}, {"policy.json", renderPolicyJSON(t, in, res), renderPolicyJSON(t, again, res2)}, {"search drop-in", res.SearchRegistries, res2.SearchRegistries}} {
 			if !bytes.Equal(f.a, f.b) {
 				t.Fatalf("merge %d: %s differs\ninput:\n%s\nshuffled:\n%s\nfirst:\n%s\nthen:\n%s", i, f.name, formatInputs(in), formatInputs(again), f.a, f.b)
 			}

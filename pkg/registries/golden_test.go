@@ -42,7 +42,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("Merge: %v", err)
 			}
 			golden.CompareFile(t, dir, "registries.conf", res.RegistriesConf)
-			golden.CompareFile(t, dir, "policy.json", policyJSON(t, in, res))
+			golden.CompareFile(t, dir, "policy.json", renderPolicyJSON(t, in, res))
 			golden.CompareFile(t, dir, "search.conf", res.SearchRegistries)
 			want, _ := golden.Optional(t, dir, "warnings.txt")
 			var got strings.Builder
@@ -54,9 +54,9 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// policyJSON renders policy.json from the merge, as render.Render does: pkg/imagepolicy builds the file from
+// renderPolicyJSON renders policy.json from the merge, as render.Render does: pkg/imagepolicy builds the file from
 // the scopes the merge exposes.
-func policyJSON(t testing.TB, in *inputs.Inputs, res *registries.Result) []byte {
+func renderPolicyJSON(t testing.TB, in *inputs.Inputs, res *registries.Result) []byte {
 	t.Helper()
 	p, err := imagepolicy.RenderPolicies(in, res)
 	if err != nil {

@@ -1,12 +1,11 @@
 package render_test
 
 import (
-	"encoding/base64"
-	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/fixtures"
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // FuzzDifferences renders two fuzzed configurations and checks Differences against containers/image: two
@@ -118,8 +118,8 @@ func renderScript(script string) ([]*generated.Desired, bool) {
 // sameMeaning loads the files of a and b with containers/image and compares what they load to; it says why not.
 func sameMeaning(t *testing.T, dir string, a, b *mcfgv1.MachineConfig) (bool, string) {
 	t.Helper()
-	fa, fb := decodedFiles(t, a), decodedFiles(t, b)
-	if !reflect.DeepEqual(keys(fa), keys(fb)) {
+	fa, fb := framework.MustNodeFiles(t, a), framework.MustNodeFiles(t, b)
+	if !reflect.DeepEqual(slices.Sorted(maps.Keys(fa)), slices.Sorted(maps.Keys(fb))) {
 		return false, "not the same files"
 	}
 	if !reflect.DeepEqual(a.Labels, b.Labels) || !reflect.DeepEqual(a.Annotations, b.Annotations) || !reflect.DeepEqual(a.OwnerReferences, b.OwnerReferences) {
@@ -184,31 +184,4 @@ func loadRegistries(t *testing.T, root string, files map[string]string) *sysregi
 		t.Fatalf("registries.conf does not load: %v\n%s", err, conf)
 	}
 	return loaded
-}
-
-func keys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// decodedFiles decodes the files of mc without the code under test: path to contents.
-func decodedFiles(t *testing.T, mc *mcfgv1.MachineConfig) map[string]string {
-	t.Helper()
-	var cfg ignition
-	if err := json.Unmarshal(mc.Spec.Config.Raw, &cfg); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, f := range cfg.Storage.Files {
-		data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(f.Contents.Source, "data:text/plain;charset=utf-8;base64,"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[f.Path] = string(data)
-	}
-	return out
 }

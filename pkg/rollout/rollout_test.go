@@ -2,8 +2,6 @@ package rollout_test
 
 import (
 	"bytes"
-	"compress/gzip"
-	"encoding/base64"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -12,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
 	"github.com/openshift/registries-controller/pkg/generated"
@@ -30,17 +27,10 @@ var (
 	base    = nodefiles.File{Path: "/etc/mcosim/pool", Data: []byte("worker\n")}
 )
 
-// config returns a MachineConfig of the worker role writing files (a rendered one when rendered).
-func config(t *testing.T, name string, files ...nodefiles.File) *mcfgv1.MachineConfig {
-	t.Helper()
-	raw, err := generated.Encode(files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mc := &mcfgv1.MachineConfig{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{mcfgv1.MachineConfigRoleLabelKey: "worker"}},
-		Spec:       mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: raw}},
-	}
+// workerConfig returns a MachineConfig of the worker role writing files; a rendered one (owned by the worker pool,
+// without the role label) when name starts with "rendered-".
+func workerConfig(name string, files ...nodefiles.File) *mcfgv1.MachineConfig {
+	mc := fixtures.MachineConfig(name, "worker", files...)
 	if strings.HasPrefix(name, "rendered-") {
 		mc.Labels = nil
 		mc.OwnerReferences = []metav1.OwnerReference{{Kind: "MachineConfigPool", Name: "worker", Controller: ptr.To(true)}}
@@ -51,9 +41,9 @@ func config(t *testing.T, name string, files ...nodefiles.File) *mcfgv1.MachineC
 // poolModifier changes the pool under construction.
 type poolModifier func(*mcfgv1.MachineConfigPool)
 
-// pool returns the built-in worker pool, generation 2, with spec.configuration target and status.configuration
+// workerPool returns the built-in worker pool, generation 2, with spec.configuration target and status.configuration
 // current, machines nodes all updated and ready, its status of generation 2, Updated True.
-func pool(current, target string, machines int32, mods ...poolModifier) *mcfgv1.MachineConfigPool {
+func workerPool(current, target string, machines int32, mods ...poolModifier) *mcfgv1.MachineConfigPool {
 	p := fixtures.Pool("worker", true)
 	p.Generation = 2
 	p.Spec.Configuration.Name = target
@@ -61,14 +51,15 @@ func pool(current, target string, machines int32, mods ...poolModifier) *mcfgv1.
 		ObservedGeneration: 2, MachineCount: machines, UpdatedMachineCount: machines, ReadyMachineCount: machines,
 		Configuration: mcfgv1.MachineConfigPoolStatusConfiguration{ObjectReference: corev1.ObjectReference{Name: current}},
 	}
-	setCondition(p, mcfgv1.MachineConfigPoolUpdated, corev1.ConditionTrue, "")
+	setPoolCondition(p, mcfgv1.MachineConfigPoolUpdated, corev1.ConditionTrue, "")
 	for _, m := range mods {
 		m(p)
 	}
 	return p
 }
 
-func setCondition(p *mcfgv1.MachineConfigPool, t mcfgv1.MachineConfigPoolConditionType, s corev1.ConditionStatus, msg string) {
+// setPoolCondition sets the status and message of p's condition of type t, adding it when p has none.
+func setPoolCondition(p *mcfgv1.MachineConfigPool, t mcfgv1.MachineConfigPoolConditionType, s corev1.ConditionStatus, msg string) {
 	for i := range p.Status.Conditions {
 		if p.Status.Conditions[i].Type == t {
 			p.Status.Conditions[i].Status, p.Status.Conditions[i].Message = s, msg
@@ -81,7 +72,7 @@ func setCondition(p *mcfgv1.MachineConfigPool, t mcfgv1.MachineConfigPoolConditi
 func updating(updated int32) poolModifier {
 	return func(p *mcfgv1.MachineConfigPool) {
 		p.Status.UpdatedMachineCount, p.Status.ReadyMachineCount = updated, updated
-		setCondition(p, mcfgv1.MachineConfigPoolUpdated, corev1.ConditionFalse, "")
+		setPoolCondition(p, mcfgv1.MachineConfigPoolUpdated, corev1.ConditionFalse, "")
 	}
 }
 
@@ -108,46 +99,46 @@ func TestJudge(t *testing.T) {
 		name:  "every node on a rendered config carrying the files is live",
 		files: nodefiles.Files{conf},
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, "00-worker", base), config(t, workerGenerated, conf), config(t, "rendered-worker-new", base, conf)}
+			return []*mcfgv1.MachineConfig{workerConfig("00-worker", base), workerConfig(workerGenerated, conf), workerConfig("rendered-worker-new", base, conf)}
 		},
-		pool:    pool("rendered-worker-new", "rendered-worker-new", 5),
+		pool:    workerPool("rendered-worker-new", "rendered-worker-new", 5),
 		phase:   rollout.Live,
 		message: "5/5 nodes on rendered-worker-new",
 	}, {
 		name:  "while nodes update, the status still names the old config: pending with the count on the new one",
 		files: nodefiles.Files{conf},
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, "rendered-worker-old", base, oldConf), config(t, "rendered-worker-new", base, conf)}
+			return []*mcfgv1.MachineConfig{workerConfig("rendered-worker-old", base, oldConf), workerConfig("rendered-worker-new", base, conf)}
 		},
-		pool:    pool("rendered-worker-old", "rendered-worker-new", 5, updating(2)),
+		pool:    workerPool("rendered-worker-old", "rendered-worker-new", 5, updating(2)),
 		phase:   rollout.Pending,
 		message: "2/5 nodes updated to rendered-worker-new",
 	}, {
 		name:  "before MCO renders the change, pending says what the newest rendered config lacks",
 		files: nodefiles.Files{conf},
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, "rendered-worker-old", base, oldConf)}
+			return []*mcfgv1.MachineConfig{workerConfig("rendered-worker-old", base, oldConf)}
 		},
-		pool:    pool("rendered-worker-old", "rendered-worker-old", 5),
+		pool:    workerPool("rendered-worker-old", "rendered-worker-old", 5),
 		phase:   rollout.Pending,
 		message: "waiting for a rendered config with the change (the newest, rendered-worker-old, does not carry it: /etc/containers/registries.conf differs)",
 	}, {
 		name:  "a status of an older generation is pending even with every count equal",
 		files: nodefiles.Files{conf},
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, "rendered-worker-new", conf)}
+			return []*mcfgv1.MachineConfig{workerConfig("rendered-worker-new", conf)}
 		},
-		pool:    pool("rendered-worker-new", "rendered-worker-new", 3, func(p *mcfgv1.MachineConfigPool) { p.Status.ObservedGeneration = 1 }),
+		pool:    workerPool("rendered-worker-new", "rendered-worker-new", 3, func(p *mcfgv1.MachineConfigPool) { p.Status.ObservedGeneration = 1 }),
 		phase:   rollout.Pending,
 		message: "rendered-worker-new carries the change; waiting for the pool's status to count its nodes",
 	}, {
 		name:  "Updated False is pending even with every count equal",
 		files: nodefiles.Files{conf},
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, "rendered-worker-new", conf)}
+			return []*mcfgv1.MachineConfig{workerConfig("rendered-worker-new", conf)}
 		},
-		pool: pool("rendered-worker-new", "rendered-worker-new", 3, func(p *mcfgv1.MachineConfigPool) {
-			setCondition(p, mcfgv1.MachineConfigPoolUpdated, corev1.ConditionFalse, "")
+		pool: workerPool("rendered-worker-new", "rendered-worker-new", 3, func(p *mcfgv1.MachineConfigPool) {
+			setPoolCondition(p, mcfgv1.MachineConfigPoolUpdated, corev1.ConditionFalse, "")
 		}),
 		phase:   rollout.Pending,
 		message: "3/3 nodes updated to rendered-worker-new",
@@ -155,46 +146,46 @@ func TestJudge(t *testing.T) {
 		name:  "a file the render no longer writes must be gone",
 		files: nodefiles.Files{conf},
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, "rendered-worker-new", conf, policy)}
+			return []*mcfgv1.MachineConfig{workerConfig("rendered-worker-new", conf, policy)}
 		},
-		pool:    pool("rendered-worker-new", "rendered-worker-new", 3),
+		pool:    workerPool("rendered-worker-new", "rendered-worker-new", 3),
 		phase:   rollout.Pending,
 		message: "waiting for a rendered config with the change (the newest, rendered-worker-new, does not carry it: /etc/containers/policy.json present)",
 	}, {
 		name:  "unless another MachineConfig of the pool writes it",
 		files: nodefiles.Files{conf},
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, "50-policy", policy), config(t, "rendered-worker-new", conf, policy)}
+			return []*mcfgv1.MachineConfig{workerConfig("50-policy", policy), workerConfig("rendered-worker-new", conf, policy)}
 		},
-		pool:    pool("rendered-worker-new", "rendered-worker-new", 3),
+		pool:    workerPool("rendered-worker-new", "rendered-worker-new", 3),
 		phase:   rollout.Live,
 		message: "3/3 nodes on rendered-worker-new",
 	}, {
 		name:  "a MachineConfig sorting after the generated one that replaces its file keeps it from going live",
 		files: nodefiles.Files{conf},
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, "99-worker-zz", oldConf), config(t, "rendered-worker-x", oldConf)}
+			return []*mcfgv1.MachineConfig{workerConfig("99-worker-zz", oldConf), workerConfig("rendered-worker-x", oldConf)}
 		},
-		pool:    pool("rendered-worker-x", "rendered-worker-x", 3),
+		pool:    workerPool("rendered-worker-x", "rendered-worker-x", 3),
 		phase:   rollout.Pending,
 		message: "cannot go live: MachineConfig 99-worker-zz replaces /etc/containers/registries.conf (it sorts after 99-worker-generated-registries)",
 	}, {
 		name:  "the generated MachineConfig as the cluster holds it plays no part",
 		files: nodefiles.Files{conf},
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, workerGenerated, oldConf, policy), config(t, "rendered-worker-new", conf)}
+			return []*mcfgv1.MachineConfig{workerConfig(workerGenerated, oldConf, policy), workerConfig("rendered-worker-new", conf)}
 		},
-		pool:    pool("rendered-worker-new", "rendered-worker-new", 3),
+		pool:    workerPool("rendered-worker-new", "rendered-worker-new", 3),
 		phase:   rollout.Live,
 		message: "3/3 nodes on rendered-worker-new",
 	}, {
 		name:  "a degraded pool quotes its condition",
 		files: nodefiles.Files{conf},
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, "rendered-worker-old", oldConf), config(t, "rendered-worker-new", conf)}
+			return []*mcfgv1.MachineConfig{workerConfig("rendered-worker-old", oldConf), workerConfig("rendered-worker-new", conf)}
 		},
-		pool: pool("rendered-worker-old", "rendered-worker-new", 3, updating(1), func(p *mcfgv1.MachineConfigPool) {
-			setCondition(p, mcfgv1.MachineConfigPoolNodeDegraded, corev1.ConditionTrue, `Node worker-1 is reporting: "disk full"`)
+		pool: workerPool("rendered-worker-old", "rendered-worker-new", 3, updating(1), func(p *mcfgv1.MachineConfigPool) {
+			setPoolCondition(p, mcfgv1.MachineConfigPoolNodeDegraded, corev1.ConditionTrue, `Node worker-1 is reporting: "disk full"`)
 		}),
 		phase:   rollout.Degraded,
 		message: `NodeDegraded: Node worker-1 is reporting: "disk full"`,
@@ -204,25 +195,25 @@ func TestJudge(t *testing.T) {
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
 			return nil
 		},
-		pool:    pool("rendered-worker-new", "rendered-worker-new", 3),
+		pool:    workerPool("rendered-worker-new", "rendered-worker-new", 3),
 		phase:   rollout.Pending,
 		message: "waiting for a rendered config with the change (the newest, rendered-worker-new, is not found yet)",
 	}, {
 		name:  "a paused pool says so",
 		files: nodefiles.Files{conf},
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, "rendered-worker-old", oldConf), config(t, "rendered-worker-new", conf)}
+			return []*mcfgv1.MachineConfig{workerConfig("rendered-worker-old", oldConf), workerConfig("rendered-worker-new", conf)}
 		},
-		pool:    pool("rendered-worker-old", "rendered-worker-new", 3, updating(0), func(p *mcfgv1.MachineConfigPool) { p.Spec.Paused = true }),
+		pool:    workerPool("rendered-worker-old", "rendered-worker-new", 3, updating(0), func(p *mcfgv1.MachineConfigPool) { p.Spec.Paused = true }),
 		phase:   rollout.Pending,
 		message: "0/3 nodes updated to rendered-worker-new (the pool is paused)",
 	}, {
 		name:  "a pool without machines is live once its status names a config carrying the files",
 		files: nil,
 		configs: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{config(t, "rendered-worker-new", base)}
+			return []*mcfgv1.MachineConfig{workerConfig("rendered-worker-new", base)}
 		},
-		pool:    pool("rendered-worker-new", "rendered-worker-new", 0),
+		pool:    workerPool("rendered-worker-new", "rendered-worker-new", 0),
 		phase:   rollout.Live,
 		message: "0/0 nodes on rendered-worker-new",
 	}}
@@ -241,22 +232,15 @@ func TestJudge(t *testing.T) {
 	}
 }
 
-// gzipped returns a MachineConfig writing path gzip-compressed, and an unmanaged file with an unknown compression.
-func gzipped(t *testing.T, name, path string, data []byte) *mcfgv1.MachineConfig {
+// gzippedConfig returns a MachineConfig writing path gzip-compressed, and an unmanaged file with an unknown
+// compression.
+func gzippedConfig(t *testing.T, name, path string, data []byte) *mcfgv1.MachineConfig {
 	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	if _, err := zw.Write(data); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
 	ign := map[string]any{
 		"ignition": map[string]any{"version": "3.4.0"},
 		"storage": map[string]any{"files": []any{
 			map[string]any{"path": path, "contents": map[string]any{
-				"compression": "gzip", "source": "data:;base64," + base64.StdEncoding.EncodeToString(b.Bytes())}},
+				"compression": "gzip", "source": fixtures.GzipDataURL(data)}},
 			map[string]any{"path": "/etc/other", "contents": map[string]any{"compression": "zstd", "source": "https://example.com/x"}},
 		}},
 		"systemd": map[string]any{"units": []any{map[string]any{"name": "x.service", "enabled": true}}},
@@ -265,13 +249,13 @@ func gzipped(t *testing.T, name, path string, data []byte) *mcfgv1.MachineConfig
 	if err != nil {
 		t.Fatal(err)
 	}
-	mc := config(t, name)
+	mc := workerConfig(name)
 	mc.Spec.Config.Raw = raw
 	return mc
 }
 
 func TestOtherMachineConfigsAreReadWhateverTheyHoldBesidesManagedFiles(t *testing.T) {
-	extra := gzipped(t, "50-policy", nodefiles.PolicyJSON, policy.Data)
+	extra := gzippedConfig(t, "50-policy", nodefiles.PolicyJSON, policy.Data)
 	files, err := rollout.ManagedFiles(nil, extra, generated.Managed)
 	if err != nil {
 		t.Fatal(err)
@@ -279,8 +263,8 @@ func TestOtherMachineConfigsAreReadWhateverTheyHoldBesidesManagedFiles(t *testin
 	if len(files) != 1 || files[0].Path != nodefiles.PolicyJSON || !bytes.Equal(files[0].Data, policy.Data) {
 		t.Errorf("managed files of a gzip config: %+v", files)
 	}
-	rendered := gzipped(t, "rendered-worker-new", nodefiles.PolicyJSON, policy.Data)
-	p := pool("rendered-worker-new", "rendered-worker-new", 1)
+	rendered := gzippedConfig(t, "rendered-worker-new", nodefiles.PolicyJSON, policy.Data)
+	p := workerPool("rendered-worker-new", "rendered-worker-new", 1)
 	configs := []*mcfgv1.MachineConfig{extra, rendered}
 	want, err := rollout.Expect(p, configs, nil, generated.Registries, nil)
 	if err != nil {
@@ -299,15 +283,15 @@ func TestACustomPoolGetsTheGeneratedConfigItSelects(t *testing.T) {
 	if got := rollout.GeneratedFor(infra, nil, generated.Registries); got != workerGenerated {
 		t.Errorf("with no generated config yet: %s, want the worker one", got)
 	}
-	master := config(t, "99-master-generated-registries")
+	master := workerConfig("99-master-generated-registries")
 	master.Labels[mcfgv1.MachineConfigRoleLabelKey] = "master"
-	if got := rollout.GeneratedFor(infra, []*mcfgv1.MachineConfig{master, config(t, workerGenerated)}, generated.Registries); got != workerGenerated {
+	if got := rollout.GeneratedFor(infra, []*mcfgv1.MachineConfig{master, workerConfig(workerGenerated)}, generated.Registries); got != workerGenerated {
 		t.Errorf("GeneratedFor(infra) = %s", got)
 	}
 	if got := rollout.GeneratedFor(fixtures.Pool("master", true), nil, generated.Registries); got != "99-master-generated-registries" {
 		t.Errorf("GeneratedFor(master) = %s", got)
 	}
-	selected, err := rollout.Selected(infra, []*mcfgv1.MachineConfig{master, config(t, "rendered-worker-x"), config(t, "50-b"), config(t, "10-a")})
+	selected, err := rollout.Selected(infra, []*mcfgv1.MachineConfig{master, workerConfig("rendered-worker-x"), workerConfig("50-b"), workerConfig("10-a")})
 	if err != nil {
 		t.Fatal(err)
 	}

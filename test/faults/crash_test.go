@@ -14,7 +14,7 @@ import (
 // and the next process completes the change. The window is made exact by the proxy, which holds the second write
 // back until the process is dead, as a stuck API server would; no hook in the binary is needed.
 func TestAControllerKilledBetweenItsTwoPoolWritesLeavesEachMachineConfigWholeAndTheNextOneCompletes(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	proxy, err := cp.StartProxy(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -23,8 +23,8 @@ func TestAControllerKilledBetweenItsTwoPoolWritesLeavesEachMachineConfigWholeAnd
 	v1 := idms("crash", "old.local")
 	create(t, v1)
 	old := expected(t, v1)
-	c := startController(t, "first", proxy.KubeconfigPath, lease(t), "--leader-elect=false")
-	waitFor(t, 30*time.Second, "the first sync", old)
+	c := framework.StartTestController(t, "first", proxy.KubeconfigPath, "--leader-elect=false")
+	waitForFiles(t, 30*time.Second, "the first sync", old)
 	h := recordHistory(t)
 
 	writes := 0
@@ -67,8 +67,8 @@ func TestAControllerKilledBetweenItsTwoPoolWritesLeavesEachMachineConfigWholeAnd
 		}
 	}
 
-	second := startController(t, "second", cp.KubeconfigPath, lease(t), "--leader-elect=false")
-	took := waitFor(t, 30*time.Second, "the next process to complete the change", want)
+	second := framework.StartTestController(t, "second", cp.KubeconfigPath, "--leader-elect=false")
+	took := waitForFiles(t, 30*time.Second, "the next process to complete the change", want)
 	t.Logf("the next process completed the change %s after it started", took.Round(10*time.Millisecond))
 	_, after := current(t)
 	for _, name := range generated {

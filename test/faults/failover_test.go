@@ -19,12 +19,11 @@ import (
 // The leader is killed (SIGKILL, lease not released) while `kubectl apply` creates 100 objects; the follower
 // takes over when the 4 s lease expires and ends with exactly what one uninterrupted run renders.
 func TestTheSuccessorOfALeaderKilledDuringABurstEndsWhereAnUninterruptedRunWould(t *testing.T) {
-	reset(t)
-	name := lease(t)
+	cp.Reset(t)
 	fast := []string{"--leader-elect-lease-duration=4s", "--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms"}
-	a := startController(t, "a", cp.KubeconfigPath, name, fast...)
-	waitFor(t, 30*time.Second, "the first sync", expected(t))
-	b := startController(t, "b", cp.KubeconfigPath, name, fast...)
+	a := framework.StartTestController(t, "a", cp.KubeconfigPath, fast...)
+	waitForFiles(t, 30*time.Second, "the first sync", expected(t))
+	b := framework.StartTestController(t, "b", cp.KubeconfigPath, fast...)
 	waitReady(t, b, 30*time.Second)
 	leader, follower := a, b
 	if leaderSyncs(b) > 0 {
@@ -55,7 +54,7 @@ func TestTheSuccessorOfALeaderKilledDuringABurstEndsWhereAnUninterruptedRunWould
 		t.Fatal(err)
 	}
 	var atKill int
-	eventually(t, 30*time.Second, "kubectl to be a third of the way", func() (bool, string) {
+	framework.Eventually(t, 30*time.Second, "kubectl to be a third of the way", func() (bool, string) {
 		list, err := cp.Config.ConfigV1().ImageDigestMirrorSets().List(context.Background(), metav1.ListOptions{})
 		if err != nil {
 			return false, err.Error()
@@ -70,7 +69,7 @@ func TestTheSuccessorOfALeaderKilledDuringABurstEndsWhereAnUninterruptedRunWould
 		t.Fatalf("kubectl apply: %v: %s", err, b)
 	}
 	applied := time.Since(killed)
-	took := waitFor(t, time.Minute, "the successor to write all 100 objects", expected(t, objs...))
+	took := waitForFiles(t, time.Minute, "the successor to write all 100 objects", expected(t, objs...))
 	t.Logf("leader killed with %d of 100 objects created; kubectl finished %s later; the successor wrote the final "+
 		"MachineConfigs %s after the kill (lease 4s)", atKill, applied.Round(10*time.Millisecond), time.Since(killed).Round(10*time.Millisecond))
 	_ = took

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"regexp"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -40,38 +38,6 @@ var (
 // files maps each generated MachineConfig's name to the files it writes (path to contents).
 type files map[string]map[string]string
 
-// startController runs `registries-controller start` against kubeconfig with a 100ms settle delay and the
-// default leader election timings (a 137 s lease, which a 10 s outage does not break), on a Lease of its own.
-func startController(t *testing.T, name, kubeconfig, lease string, args ...string) *framework.Controller {
-	t.Helper()
-	all := append([]string{"--settle-delay=100ms", "--v=2", "--leader-elect-namespace=default", "--leader-elect-name=" + lease}, args...)
-	return framework.StartController(t, name, kubeconfig, all...)
-}
-
-var leaseName = regexp.MustCompile(`[^a-z0-9-]+`)
-
-// lease returns a Lease name of the test's own.
-func lease(t *testing.T) string {
-	n := leaseName.ReplaceAllString(strings.ToLower(t.Name()), "-")
-	return strings.Trim(n[max(0, len(n)-60):], "-")
-}
-
-// reset deletes every mirror object, the Image, every MachineConfig and every event, so that each test starts
-// from a cluster with only the built-in pools and the ClusterVersion.
-func reset(t *testing.T) {
-	t.Helper()
-	for _, args := range [][]string{
-		{"delete", "imagedigestmirrorsets,imagetagmirrorsets,imagecontentsourcepolicies", "--all", "--wait=true"},
-		{"delete", "images.config.openshift.io", "--all", "--wait=true"},
-		{"delete", "machineconfigs", "--all", "--wait=true"},
-		{"delete", "events", "--all", "-A"},
-	} {
-		if _, stderr, err := cp.Kubectl(context.Background(), nil, args...); err != nil {
-			t.Fatalf("kubectl %s: %v: %s", strings.Join(args, " "), err, stderr)
-		}
-	}
-}
-
 // idms returns the ImageDigestMirrorSet NAME mirroring quay.io/NAME to MIRROR/NAME.
 func idms(name, mirror string) *configv1.ImageDigestMirrorSet {
 	o := fixtures.IDMS(name, fixtures.Mirror("quay.io/"+name, mirror+"/"+name))
@@ -83,7 +49,7 @@ func idms(name, mirror string) *configv1.ImageDigestMirrorSet {
 func create(t *testing.T, objs ...*configv1.ImageDigestMirrorSet) {
 	t.Helper()
 	for _, o := range objs {
-		eventually(t, 30*time.Second, "creating "+o.Name, func() (bool, string) {
+		framework.Eventually(t, 30*time.Second, "creating "+o.Name, func() (bool, string) {
 			_, err := cp.Config.ConfigV1().ImageDigestMirrorSets().Create(context.Background(), o, metav1.CreateOptions{})
 			return err == nil, fmt.Sprint(err)
 		})
@@ -96,8 +62,8 @@ func expected(t *testing.T, objs ...*configv1.ImageDigestMirrorSet) files {
 	t.Helper()
 	in := &inputs.Inputs{
 		ImageDigestMirrorSets: objs,
-		ClusterVersion:        fixtures.ClusterVersion(framework.ReleaseImage),
-		Pools:                 []*mcfgv1.MachineConfigPool{framework.BuiltinPool(framework.PoolMaster), framework.BuiltinPool(framework.PoolWorker)},
+		ClusterVersion:        fixtures.ClusterVersion(fixtures.ReleaseImage),
+		Pools:                 []*mcfgv1.MachineConfigPool{fixtures.Pool(framework.PoolMaster, true), fixtures.Pool(framework.PoolWorker, true)},
 	}
 	out, err := render.Render(in, render.Options{Version: "test", Checker: registriesconf.NewChecker()})
 	if err != nil {
@@ -137,39 +103,23 @@ func equalFiles(a, b files) bool {
 	return maps.EqualFunc(a, b, func(x, y map[string]string) bool { return maps.Equal(x, y) })
 }
 
-// waitFor waits until the cluster's generated MachineConfigs hold want, and returns how long that took.
-func waitFor(t *testing.T, timeout time.Duration, what string, want files) time.Duration {
+// waitForFiles waits until the cluster's generated MachineConfigs write the files of want, and returns how long that
+// took.
+func waitForFiles(t *testing.T, timeout time.Duration, what string, want files) time.Duration {
 	t.Helper()
 	start := time.Now()
-	eventually(t, timeout, what, func() (bool, string) {
+	framework.Eventually(t, timeout, what, func() (bool, string) {
 		got, _ := current(t)
 		return equalFiles(got, want), fmt.Sprintf("%d MachineConfigs, differing", len(got))
 	})
 	return time.Since(start)
 }
 
-// eventually polls cond every 50ms until it holds or the timeout passes; cond describes what it saw.
-func eventually(t *testing.T, timeout time.Duration, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	var seen string
-	for {
-		var ok bool
-		if ok, seen = cond(); ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s; last seen: %s", timeout, what, seen)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // waitReady waits until the controller's /readyz answers 200, and returns how long that took.
 func waitReady(t *testing.T, c *framework.Controller, timeout time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
-	eventually(t, timeout, c.Name+" ready", func() (bool, string) {
+	framework.Eventually(t, timeout, c.Name+" ready", func() (bool, string) {
 		code, body := c.Get("/readyz")
 		return code == http.StatusOK, fmt.Sprint(code, " ", body)
 	})

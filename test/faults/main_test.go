@@ -8,6 +8,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 )
 
@@ -21,7 +22,7 @@ func TestMain(m *testing.M) {
 		if err := cp.CreateBuiltinPools(ctx); err != nil {
 			return err
 		}
-		_, err := cp.CreateClusterVersion(ctx, framework.ReleaseImage)
+		_, err := cp.CreateClusterVersion(ctx, fixtures.ReleaseImage)
 		return err
 	})
 }

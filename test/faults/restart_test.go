@@ -7,6 +7,8 @@ import (
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
+
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // down is how long each outage lasts.
@@ -14,11 +16,11 @@ const down = 10 * time.Second
 
 func TestTheControllerRidesOutAnAPIServerRestartWithoutRestartingItself(t *testing.T) {
 	t.Run("while idle", func(t *testing.T) {
-		reset(t)
+		cp.Reset(t)
 		base := idms("restart-base", "m.local")
 		create(t, base)
-		c := startController(t, "controller", cp.KubeconfigPath, lease(t))
-		waitFor(t, 30*time.Second, "the first sync", expected(t, base))
+		c := framework.StartTestController(t, "controller", cp.KubeconfigPath)
+		waitForFiles(t, 30*time.Second, "the first sync", expected(t, base))
 		waitReady(t, c, 10*time.Second)
 		_, before := current(t)
 
@@ -29,16 +31,16 @@ func TestTheControllerRidesOutAnAPIServerRestartWithoutRestartingItself(t *testi
 
 		after := idms("restart-after", "m.local")
 		create(t, after)
-		took := waitFor(t, time.Minute, "a change made after the restart", expected(t, base, after))
+		took := waitForFiles(t, time.Minute, "a change made after the restart", expected(t, base, after))
 		t.Logf("a change made after the restart was written %s later", took.Round(10*time.Millisecond))
 		assertWritesPerPool(t, before, 1)
 		assertLoggedOnce(t, c.Log(), "Cannot use the API server", "The API server answers again")
 	})
 
 	t.Run("in the middle of a burst", func(t *testing.T) {
-		reset(t)
-		c := startController(t, "controller", cp.KubeconfigPath, lease(t))
-		waitFor(t, 30*time.Second, "the first sync", expected(t))
+		cp.Reset(t)
+		c := framework.StartTestController(t, "controller", cp.KubeconfigPath)
+		waitForFiles(t, 30*time.Second, "the first sync", expected(t))
 		waitReady(t, c, 10*time.Second)
 		h := recordHistory(t)
 		var objs []*configv1.ImageDigestMirrorSet
@@ -49,7 +51,7 @@ func TestTheControllerRidesOutAnAPIServerRestartWithoutRestartingItself(t *testi
 		o := breakFor(t, c, down, cp.StopAPIServer, cp.StartAPIServer)
 		restarted := time.Now().Add(-o.readyAfter)
 		create(t, objs[50:]...)
-		waitFor(t, time.Minute, "all 100 objects", expected(t, objs...))
+		waitForFiles(t, time.Minute, "all 100 objects", expected(t, objs...))
 		t.Logf("kube-apiserver down %s after 50 of 100 creates: /readyz failed %s after the stop; ready %s after the restart; "+
 			"the 100 objects were written %s after the restart (the last 50 created after it)",
 			down, o.notReadyAfter.Round(10*time.Millisecond), o.readyAfter.Round(10*time.Millisecond), time.Since(restarted).Round(10*time.Millisecond))
@@ -62,11 +64,11 @@ func TestTheControllerRidesOutAnAPIServerRestartWithoutRestartingItself(t *testi
 }
 
 func TestTheControllerRidesOutAnEtcdRestartUnderTheAPIServer(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	base := idms("etcd-base", "m.local")
 	create(t, base)
-	c := startController(t, "controller", cp.KubeconfigPath, lease(t))
-	waitFor(t, 30*time.Second, "the first sync", expected(t, base))
+	c := framework.StartTestController(t, "controller", cp.KubeconfigPath)
+	waitForFiles(t, 30*time.Second, "the first sync", expected(t, base))
 	waitReady(t, c, 10*time.Second)
 	_, before := current(t)
 
@@ -77,7 +79,7 @@ func TestTheControllerRidesOutAnEtcdRestartUnderTheAPIServer(t *testing.T) {
 
 	after := idms("etcd-after", "m.local")
 	create(t, after)
-	took := waitFor(t, time.Minute, "a change made after the restart", expected(t, base, after))
+	took := waitForFiles(t, time.Minute, "a change made after the restart", expected(t, base, after))
 	t.Logf("a change made after the restart was written %s later", took.Round(10*time.Millisecond))
 	assertWritesPerPool(t, before, 1)
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 const (
@@ -23,7 +25,7 @@ const (
 // putting its content back, but not as fast as the other writer goes (each revert rolls the pool's nodes): the
 // wait between reverts doubles from 1 s. Its requests are counted by a proxy in front of kube-apiserver.
 func TestAnotherWriterRewritingAGeneratedMachineConfigIsRevertedWithAGrowingBackoff(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	proxy, err := cp.StartProxy(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -32,8 +34,8 @@ func TestAnotherWriterRewritingAGeneratedMachineConfigIsRevertedWithAGrowingBack
 	base := idms("storm", "m.local")
 	create(t, base)
 	want := expected(t, base)
-	startController(t, "controller", proxy.KubeconfigPath, lease(t))
-	waitFor(t, 30*time.Second, "the first sync", want)
+	framework.StartTestController(t, "controller", proxy.KubeconfigPath)
+	waitForFiles(t, 30*time.Second, "the first sync", want)
 	time.Sleep(time.Second) // let the start's requests pass
 
 	startCount := len(proxy.Requests())
@@ -41,7 +43,7 @@ func TestAnotherWriterRewritingAGeneratedMachineConfigIsRevertedWithAGrowingBack
 	otherWrites := storm(t, workerMC, stormFor, stormEvery)
 	stormEnd := time.Now()
 	during := proxy.Requests()[startCount:]
-	took := waitFor(t, 45*time.Second, "the controller's content back after the storm", want)
+	took := waitForFiles(t, 45*time.Second, "the controller's content back after the storm", want)
 	t.Logf("the content was back %s after the storm ended", took.Round(10*time.Millisecond))
 
 	var reverts []time.Time

@@ -2,21 +2,18 @@ package framework
 
 import (
 	"bufio"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 )
 
 // EnvControllerBinary names a built registries-controller binary (make test sets it); without it,
@@ -89,6 +86,30 @@ func StartControllerServingTLS(t testing.TB, name, kubeconfig, certFile, keyFile
 	return startController(t, name, kubeconfig, append(tls, args...), "https://"+metrics)
 }
 
+// StartTestController starts the controller as StartController does, with the flags the tests of the binary share
+// before args (a later flag wins): a 100ms settle delay (--settle-delay=100ms), so that a test waits little for
+// a write; --v=2, for the log a failed test prints; and leader election in the namespace default on a Lease of
+// the test's own (named from t.Name()), so that a controller of an earlier test, killed while it held its Lease,
+// does not keep this one waiting for the Lease to expire. The controllers a test starts share its Lease, to
+// elect one leader among them. Pass --leader-elect=false for a controller that acts at once.
+func StartTestController(t testing.TB, name, kubeconfig string, args ...string) *Controller {
+	t.Helper()
+	all := []string{"--settle-delay=100ms", "--v=2", "--leader-elect-namespace=default", "--leader-elect-name=" + testLease(t)}
+	return StartController(t, name, kubeconfig, append(all, args...)...)
+}
+
+// notInLeaseName matches what a Lease name cannot hold.
+var notInLeaseName = regexp.MustCompile(`[^a-z0-9-]+`)
+
+// testLease returns the name of a Lease of the test's own: its name, lower-cased, with the characters a Lease
+// name cannot hold replaced by "-", and its last 60 characters at most.
+func testLease(t testing.TB) string {
+	n := notInLeaseName.ReplaceAllString(strings.ToLower(t.Name()), "-")
+	return strings.Trim(n[max(0, len(n)-60):], "-")
+}
+
+// startController starts the controller binary with `start --kubeconfig KUBECONFIG --listen-address
+// 127.0.0.1:PORT ARGS...`; metricsURL is the Controller's MetricsURL.
 func startController(t testing.TB, name, kubeconfig string, args []string, metricsURL string) *Controller {
 	t.Helper()
 	bin, err := ControllerBinary()
@@ -166,7 +187,7 @@ func (c *Controller) Metric(name string, want map[string]string) float64 {
 		if !strings.HasPrefix(line, name+"{") && !strings.HasPrefix(line, name+" ") {
 			continue
 		}
-		if !hasLabels(line, want) {
+		if !lineHasLabels(line, want) {
 			continue
 		}
 		v, err := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
@@ -177,40 +198,12 @@ func (c *Controller) Metric(name string, want map[string]string) float64 {
 	return sum
 }
 
-func hasLabels(line string, want map[string]string) bool {
+// lineHasLabels reports whether a sample line of the Prometheus text format carries every label of want.
+func lineHasLabels(line string, want map[string]string) bool {
 	for k, v := range want {
 		if !strings.Contains(line, k+`="`+v+`"`) {
 			return false
 		}
 	}
 	return true
-}
-
-// NodeFiles decodes the files a MachineConfig writes, independently of the code under test: the Ignition JSON is
-// read with a minimal struct and each data URL with the standard library. It maps each path to its contents.
-func NodeFiles(mc *mcfgv1.MachineConfig) (map[string]string, error) {
-	var ign struct {
-		Storage struct {
-			Files []struct {
-				Path     string
-				Contents struct{ Source *string }
-			}
-		}
-	}
-	if err := json.Unmarshal(mc.Spec.Config.Raw, &ign); err != nil {
-		return nil, fmt.Errorf("MachineConfig %s: %w", mc.Name, err)
-	}
-	files := map[string]string{}
-	for _, f := range ign.Storage.Files {
-		const prefix = "data:text/plain;charset=utf-8;base64,"
-		if f.Contents.Source == nil || !strings.HasPrefix(*f.Contents.Source, prefix) {
-			return nil, fmt.Errorf("MachineConfig %s: file %s is not a base64 data URL", mc.Name, f.Path)
-		}
-		data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(*f.Contents.Source, prefix))
-		if err != nil {
-			return nil, fmt.Errorf("MachineConfig %s: file %s: %w", mc.Name, f.Path, err)
-		}
-		files[f.Path] = string(data)
-	}
-	return files, nil
 }

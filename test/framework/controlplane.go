@@ -157,7 +157,7 @@ func Start(opts Options) (cp *ControlPlane, err error) {
 	if err != nil {
 		return cp, err
 	}
-	if err := writeFile(cp.KubeconfigPath, config); err != nil {
+	if err := writePrivateFile(cp.KubeconfigPath, config); err != nil {
 		return cp, fmt.Errorf("writing the kubeconfig: %w", err)
 	}
 	return cp, nil
@@ -352,8 +352,8 @@ func (cp *ControlPlane) Stop() error {
 	return cp.stopErr
 }
 
-// writeFile writes data to path, readable by the owner only, creating its directory.
-func writeFile(path string, data []byte) error {
+// writePrivateFile writes data to path, readable by the owner only, creating its directory.
+func writePrivateFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 )
 
@@ -25,8 +26,8 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// idms returns an ImageDigestMirrorSet manifest with one source, mirrored to two mirrors.
-func idms(name, source, policy string) string {
+// idmsYAML returns an ImageDigestMirrorSet manifest with one source, mirrored to two mirrors.
+func idmsYAML(name, source, policy string) string {
 	return fmt.Sprintf(`apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet
 metadata:
@@ -43,7 +44,7 @@ spec:
 
 func TestAnImageDigestMirrorSetAppliedWithKubectlIsReadBackByTheTypedClient(t *testing.T) {
 	ctx := t.Context()
-	if _, _, err := cp.Kubectl(ctx, strings.NewReader(idms("team-a", "registry.example.com/team-a", "NeverContactSource")), "apply", "-f", "-"); err != nil {
+	if _, _, err := cp.Kubectl(ctx, strings.NewReader(idmsYAML("team-a", "registry.example.com/team-a", "NeverContactSource")), "apply", "-f", "-"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -104,7 +105,7 @@ func TestTheAPIServerRejectsAnInvalidImageDigestMirrorSetWithTheCRDValidationMes
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			yaml := idms("team-b", tc.source, tc.policy)
+			yaml := idmsYAML("team-b", tc.source, tc.policy)
 			_, _, err := cp.Kubectl(t.Context(), strings.NewReader(yaml), "apply", "-f", "-")
 			if err == nil {
 				t.Fatalf("kubectl apply accepted:\n%s", yaml)
@@ -128,7 +129,7 @@ func TestTheBuiltinPoolsAndClusterVersionFixturesAreAccepted(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, err := cp.Kubectl(ctx, nil, "get", "machineconfigpools",
-		"-l", framework.LabelBuiltInPool, "-o", "jsonpath={.items[*].metadata.name}")
+		"-l", fixtures.LabelBuiltInPool, "-o", "jsonpath={.items[*].metadata.name}")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,14 +137,14 @@ func TestTheBuiltinPoolsAndClusterVersionFixturesAreAccepted(t *testing.T) {
 		t.Errorf("built-in pools = %q, want %q", out, "master worker")
 	}
 
-	if _, err := cp.CreateClusterVersion(ctx, framework.ReleaseImage); err != nil {
+	if _, err := cp.CreateClusterVersion(ctx, fixtures.ReleaseImage); err != nil {
 		t.Fatal(err)
 	}
 	cv, err := cp.Config.ConfigV1().ClusterVersions().Get(ctx, framework.ClusterVersionName, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cv.Status.Desired.Image != framework.ReleaseImage {
-		t.Errorf("status.desired.image = %q, want %q", cv.Status.Desired.Image, framework.ReleaseImage)
+	if cv.Status.Desired.Image != fixtures.ReleaseImage {
+		t.Errorf("status.desired.image = %q, want %q", cv.Status.Desired.Image, fixtures.ReleaseImage)
 	}
 }

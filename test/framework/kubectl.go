@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // Kubectl runs a kubectl binary against one kubeconfig.
@@ -45,4 +46,15 @@ func (k Kubectl) Run(ctx context.Context, stdin io.Reader, args ...string) (stdo
 func (cp *ControlPlane) Kubectl(ctx context.Context, stdin io.Reader, args ...string) (stdout, stderr string, err error) {
 	k := Kubectl{Path: cp.KubectlPath, Kubeconfig: cp.KubeconfigPath, CacheDir: filepath.Join(cp.tempDir, "kubectl-cache")}
 	return k.Run(ctx, stdin, args...)
+}
+
+// RunKubectl runs the bundled kubectl as the admin user of this control plane, without input, and returns its
+// stdout; it fails the test (t.Fatal) with kubectl's stderr when kubectl fails.
+func (cp *ControlPlane) RunKubectl(t testing.TB, args ...string) string {
+	t.Helper()
+	stdout, _, err := cp.Kubectl(context.Background(), nil, args...)
+	if err != nil {
+		t.Fatal(err) // names the command and carries its stderr
+	}
+	return stdout
 }

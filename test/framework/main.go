@@ -20,10 +20,11 @@ import (
 // any other end of the process (SIGKILL, go test -timeout) takes etcd and kube-apiserver with it on Linux (see
 // Start), leaving only their files in the temporary directory.
 func Run(m *testing.M, setup func(*ControlPlane) error) {
-	os.Exit(run(m, setup))
+	os.Exit(runTests(m, setup))
 }
 
-func run(m *testing.M, setup func(*ControlPlane) error) int {
+// runTests is Run without the exit: it returns the exit code.
+func runTests(m *testing.M, setup func(*ControlPlane) error) int {
 	assets := RequireAssets()
 	// envtest logs through controller-runtime's logger, which complains on stderr when it is never set.
 	ctrllog.SetLogger(klog.Background())

@@ -123,7 +123,7 @@ func (cp *ControlPlane) StartProxy(dir string) (*Proxy, error) {
 		ln.Close()
 		return nil, err
 	}
-	if err := writeFile(p.KubeconfigPath, config); err != nil {
+	if err := writePrivateFile(p.KubeconfigPath, config); err != nil {
 		ln.Close()
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (p *Proxy) Hold(match func(Request) bool) *Held {
 }
 
 func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
-	req := classify(r)
+	req := classifyRequest(r)
 	p.mu.Lock()
 	var held *Held
 	for _, h := range p.holds {
@@ -202,9 +202,9 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 	p.proxy.ServeHTTP(w, r)
 }
 
-// classify names a request's verb and resource the way kube-apiserver's request info resolver does, for the
+// classifyRequest names a request's verb and resource the way kube-apiserver's request info resolver does, for the
 // paths /api/v1/... and /apis/GROUP/VERSION/...
-func classify(r *http.Request) Request {
+func classifyRequest(r *http.Request) Request {
 	req := Request{Time: time.Now(), Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Verb: strings.ToLower(r.Method)}
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	switch {

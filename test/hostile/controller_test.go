@@ -25,7 +25,7 @@ const (
 )
 
 func TestTheControllerRejectsEveryHostileObjectOnTheObjectAndWritesItOnceFixed(t *testing.T) {
-	c := startController(t)
+	c := startAndAwaitFirstWrite(t)
 	var inputs, ok int
 	start := time.Now()
 	for _, tc := range corpus() {
@@ -41,9 +41,11 @@ func TestTheControllerRejectsEveryHostileObjectOnTheObjectAndWritesItOnceFixed(t
 		inputs, time.Since(start).Round(time.Second), ok)
 }
 
-func startController(t *testing.T) *framework.Controller {
+// startAndAwaitFirstWrite starts the controller binary (framework.StartTestController, acting at once: no leader
+// election), and waits a minute at most for its first write: the built-in pools' two MachineConfigs.
+func startAndAwaitFirstWrite(t *testing.T) *framework.Controller {
 	t.Helper()
-	c := framework.StartController(t, "controller", cp.KubeconfigPath, "--settle-delay=100ms", "--leader-elect=false", "--v=2")
+	c := framework.StartTestController(t, "controller", cp.KubeconfigPath, "--leader-elect=false")
 	if !poll(time.Minute, func() bool { return len(machineConfigs()) == 2 }) {
 		t.Fatal("the controller did not write the two MachineConfigs")
 	}
@@ -57,7 +59,7 @@ func runCase(c *framework.Controller, tc hostileCase) error {
 	for _, a := range tc.at {
 		normals[a] = eventCount(a, corev1.EventTypeNormal, reasonApplied, "")
 	}
-	if err := apply(tc.objects); err != nil {
+	if err := createOrReplace(tc.objects); err != nil {
 		return err
 	}
 	switch tc.want {
@@ -95,7 +97,7 @@ func runCase(c *framework.Controller, tc hostileCase) error {
 		return fmt.Errorf("a MachineConfig was written for invalid input")
 	}
 
-	if err := apply(tc.fixed); err != nil {
+	if err := createOrReplace(tc.fixed); err != nil {
 		return err
 	}
 	for _, a := range tc.at {
@@ -115,8 +117,9 @@ func runCase(c *framework.Controller, tc hostileCase) error {
 	return nil
 }
 
-// apply creates or replaces each object as it is.
-func apply(objs []object) error {
+// createOrReplace creates or replaces each object as it is, with the dynamic client: the corpus's objects are
+// not the typed ones kubectl or the typed clients would send.
+func createOrReplace(objs []object) error {
 	ctx := context.Background()
 	for _, o := range objs {
 		client := dyn.Resource(resources[o.kind])

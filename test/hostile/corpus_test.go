@@ -126,7 +126,7 @@ func imageSlots() []slot {
 	return out
 }
 
-// payloadRegistry is the registry of framework.ReleaseImage.
+// payloadRegistry is the registry of fixtures.ReleaseImage.
 const payloadRegistry = "quay.io/openshift-release-dev"
 
 // corpus returns the hostile inputs. Case names are unique; object names are h-NNN.

@@ -14,7 +14,7 @@ import (
 const marker = "planted-7f3a"
 
 func TestNoInputBytesBeyondTheFaultyValueReachLogsEventsOrMetrics(t *testing.T) {
-	c := startController(t)
+	c := startAndAwaitFirstWrite(t)
 	idms := newObject("ImageDigestMirrorSet", "leak", map[string]any{"imageDigestMirrors": []any{
 		mirrorEntry(marker+".example.com/a", []string{marker + "-mirror.example.com/a"}, "NeverContactSource"),
 		mirrorEntry("quay.io/leak", []string{"https://bad.example.com/leak"}, ""),
@@ -27,7 +27,7 @@ func TestNoInputBytesBeyondTheFaultyValueReachLogsEventsOrMetrics(t *testing.T) 
 		"blockedRegistries":                []any{"https://bad.example.com"},
 		"containerRuntimeSearchRegistries": []any{marker + ".search.example.com"},
 	}})
-	if err := apply([]object{idms, image}); err != nil {
+	if err := createOrReplace([]object{idms, image}); err != nil {
 		t.Fatal(err)
 	}
 	for _, a := range []at{

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 )
 
@@ -40,7 +41,7 @@ func TestMain(m *testing.M) {
 		if err := cp.CreateBuiltinPools(ctx); err != nil {
 			return err
 		}
-		_, err = cp.CreateClusterVersion(ctx, framework.ReleaseImage)
+		_, err = cp.CreateClusterVersion(ctx, fixtures.ReleaseImage)
 		return err
 	})
 }

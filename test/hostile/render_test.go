@@ -13,6 +13,7 @@ import (
 	"github.com/containers/image/v5/signature"
 	"github.com/containers/image/v5/types"
 
+	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 )
 
@@ -41,7 +42,7 @@ func TestRenderRejectsEveryHostileInputAtItsFieldAndWritesNothing(t *testing.T) 
 			}
 		}
 		cmd := exec.Command(bin, "render", "--manifests", manifests, "--output", out, "--node-root", nodeRoot,
-			"--release-image", framework.ReleaseImage)
+			"--release-image", fixtures.ReleaseImage)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		err := cmd.Run()

@@ -18,6 +18,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // These benchmarks measure the controller against the real control plane. Run them with
@@ -29,8 +31,8 @@ import (
 func BenchmarkChangeToMachineConfig(b *testing.B) {
 	for _, settle := range []time.Duration{time.Second, 10 * time.Millisecond} {
 		b.Run("settle="+settle.String(), func(b *testing.B) {
-			reset(b)
-			startController(b, cp.RESTConfig, settle, 0)
+			cp.Reset(b)
+			startInProcess(b, cp.RESTConfig, settle, 0)
 			ctx := context.Background()
 			idmss := cp.Config.ConfigV1().ImageDigestMirrorSets()
 			obj := &configv1.ImageDigestMirrorSet{ObjectMeta: metav1.ObjectMeta{Name: "latency"}, Spec: configv1.ImageDigestMirrorSetSpec{
@@ -49,7 +51,7 @@ func BenchmarkChangeToMachineConfig(b *testing.B) {
 					b.Fatal(err)
 				}
 				applied := time.Now()
-				waitFor(b, w, mirror)
+				waitForWatched(b, w, mirror)
 				latencies = append(latencies, time.Since(applied))
 				time.Sleep(settle + 200*time.Millisecond) // let the next change start from a quiet controller
 			}
@@ -68,8 +70,8 @@ func BenchmarkChangeToMachineConfig(b *testing.B) {
 func BenchmarkBurstWrites(b *testing.B) {
 	for _, n := range []int{10, 100, 500} {
 		b.Run("objects="+strconv.Itoa(n), func(b *testing.B) {
-			reset(b)
-			startController(b, cp.RESTConfig, time.Second, 0)
+			cp.Reset(b)
+			startInProcess(b, cp.RESTConfig, time.Second, 0)
 			waitWorkerContains(b, "", time.Minute)
 			time.Sleep(1500 * time.Millisecond)
 			writes := countWrites(b)
@@ -116,7 +118,7 @@ func BenchmarkControllerMemory(b *testing.B) {
 		{"sources=10000", 10000, 2, false},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			reset(b)
+			cp.Reset(b)
 			kubectlApply(b, "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata: {name: cluster}\nspec: {}\n")
 			ctx := context.Background()
 			const perObject = 100
@@ -140,7 +142,7 @@ func BenchmarkControllerMemory(b *testing.B) {
 			if tc.fits {
 				waitWorkerContains(b, last, 3*time.Minute)
 			} else {
-				eventually(b, 3*time.Minute, "the size problem reported on the Image", func() (bool, string) {
+				framework.Eventually(b, 3*time.Minute, "the size problem reported on the Image", func() (bool, string) {
 					var onImage []string
 					for _, e := range events(b, "cluster", "InvalidMirrorConfiguration") {
 						if e.InvolvedObject.Kind == "Image" && strings.Contains(e.Message, "etcd accepts in one request") {
@@ -175,13 +177,16 @@ func watchWorker(b *testing.B) watch.Interface {
 	return w
 }
 
-func waitFor(b *testing.B, w watch.Interface, substring string) {
+// waitForWatched waits, for a minute at most, until the watch w delivers a MachineConfig whose registries.conf
+// contains substring, and stops w. Unlike a poll, it sees the write as soon as the API server sends it, for the
+// latencies the benchmark measures.
+func waitForWatched(b *testing.B, w watch.Interface, substring string) {
 	b.Helper()
 	timeout := time.After(time.Minute)
 	for {
 		select {
 		case ev := <-w.ResultChan():
-			if mc, ok := ev.Object.(*mcfgv1.MachineConfig); ok && strings.Contains(nodeFilesB(b, mc), substring) {
+			if mc, ok := ev.Object.(*mcfgv1.MachineConfig); ok && strings.Contains(registriesConfOf(b, mc), substring) {
 				w.Stop()
 				return
 			}
@@ -189,27 +194,6 @@ func waitFor(b *testing.B, w watch.Interface, substring string) {
 			b.Fatalf("no MachineConfig with %q within a minute", substring)
 		}
 	}
-}
-
-func waitWorkerContains(b *testing.B, substring string, timeout time.Duration) {
-	b.Helper()
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), workerMC, metav1.GetOptions{})
-		if err == nil && strings.Contains(nodeFilesB(b, mc), substring) {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	b.Fatalf("the worker MachineConfig did not contain %q within %s", substring, timeout)
-}
-
-func nodeFilesB(b *testing.B, mc *mcfgv1.MachineConfig) string {
-	var all strings.Builder
-	for _, data := range nodeFiles(b, mc) {
-		all.WriteString(data)
-	}
-	return all.String()
 }
 
 func scrape(b *testing.B, url string) map[string]float64 {

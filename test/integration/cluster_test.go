@@ -14,7 +14,7 @@ import (
 )
 
 func TestConnectReadsTheInputsTheControllerReadsOrNamesWhatItCannotList(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	apply(t, fixtures.Image(fixtures.Insecure("lab.local")), fixtures.ITMS("tools", fixtures.Mirror("quay.io/tools", "m.local/tools")))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -11,7 +11,6 @@ import (
 
 	configv1 "github.com/openshift/api/config/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/rest"
@@ -39,31 +38,7 @@ func operatorConfig(grace time.Duration) controller.Config {
 // deleteClusterOperator removes the ClusterOperator, so that the test's controller creates it.
 func deleteClusterOperator(t *testing.T) {
 	t.Helper()
-	kubectl(t, "delete", "clusteroperator", operatorName, "--ignore-not-found", "--wait=true")
-}
-
-// clusterOperator returns the ClusterOperator; nil when it does not exist.
-func clusterOperator(t *testing.T) *configv1.ClusterOperator {
-	t.Helper()
-	co, err := cp.Config.ConfigV1().ClusterOperators().Get(context.Background(), operatorName, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return co
-}
-
-func operatorCondition(co *configv1.ClusterOperator, ct configv1.ClusterStatusConditionType) configv1.ClusterOperatorStatusCondition {
-	if co != nil {
-		for _, c := range co.Status.Conditions {
-			if c.Type == ct {
-				return c
-			}
-		}
-	}
-	return configv1.ClusterOperatorStatusCondition{Type: ct}
+	cp.RunKubectl(t, "delete", "clusteroperator", operatorName, "--ignore-not-found", "--wait=true")
 }
 
 // conditions says what the object says: "Available=True/AsExpected Progressing=False/AsExpected ...".
@@ -73,7 +48,7 @@ func conditions(co *configv1.ClusterOperator) string {
 	}
 	var parts []string
 	for _, ct := range []configv1.ClusterStatusConditionType{configv1.OperatorAvailable, configv1.OperatorProgressing, configv1.OperatorDegraded, configv1.OperatorUpgradeable} {
-		c := operatorCondition(co, ct)
+		c := framework.OperatorCondition(co, ct)
 		parts = append(parts, fmt.Sprintf("%s=%s/%s", ct, c.Status, c.Reason))
 	}
 	return strings.Join(parts, " ")
@@ -86,8 +61,8 @@ const settled = "Available=True/AsExpected Progressing=False/AsExpected Degraded
 func waitOperator(t *testing.T, want string, check func(*configv1.ClusterOperator) bool) *configv1.ClusterOperator {
 	t.Helper()
 	var co *configv1.ClusterOperator
-	eventually(t, 30*time.Second, "the ClusterOperator to say "+want, func() (bool, string) {
-		co = clusterOperator(t)
+	framework.Eventually(t, 30*time.Second, "the ClusterOperator to say "+want, func() (bool, string) {
+		co = cp.ClusterOperator(t, operatorName)
 		got := conditions(co)
 		if co == nil {
 			return false, got
@@ -122,12 +97,12 @@ func manifestRelatedObjects(t *testing.T) []configv1.ObjectReference {
 }
 
 func TestTheClusterOperatorIsCreatedAndReportsInvalidInputPastTheGracePeriodUntilItIsFixed(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	deleteClusterOperator(t)
 	apply(t, fixtures.Image())
 	startSim(t)
 	const grace = 4 * time.Second
-	startControllerWith(t, cp.RESTConfig, operatorConfig(grace), 0)
+	startInProcessWith(t, cp.RESTConfig, operatorConfig(grace), 0)
 
 	co := waitOperator(t, settled, func(co *configv1.ClusterOperator) bool { return len(co.Status.RelatedObjects) > 0 })
 	if len(co.Status.Versions) != 1 || co.Status.Versions[0] != (configv1.OperandVersion{Name: "operator", Version: testReleaseVersion}) {
@@ -139,17 +114,17 @@ func TestTheClusterOperatorIsCreatedAndReportsInvalidInputPastTheGracePeriodUnti
 	if len(co.ManagedFields) == 0 || co.ManagedFields[0].Manager != controller.FieldManager {
 		t.Errorf("managed fields %+v: not created by %s", co.ManagedFields, controller.FieldManager)
 	}
-	availableSince := operatorCondition(co, configv1.OperatorAvailable).LastTransitionTime
+	availableSince := framework.OperatorCondition(co, configv1.OperatorAvailable).LastTransitionTime
 
 	apply(t, fixtures.ICSP("bad", fixtures.Mirror("quay.io/bad", "https://m.local/bad")))
 	co = waitOperator(t, "Available=True/AsExpected Progressing=False/AsExpected Degraded=True/InvalidMirrorConfiguration Upgradeable=False/InvalidMirrorConfiguration", nil)
-	degraded := operatorCondition(co, configv1.OperatorDegraded)
+	degraded := framework.OperatorCondition(co, configv1.OperatorDegraded)
 	for _, part := range []string{`ImageContentSourcePolicy "bad"`, `"https://m.local/bad": a mirror must not carry a scheme`, "`oc describe`"} {
 		if !strings.Contains(degraded.Message, part) {
 			t.Errorf("the Degraded message does not say %q: %s", part, degraded.Message)
 		}
 	}
-	if up := operatorCondition(co, configv1.OperatorUpgradeable); !strings.HasSuffix(up.Message, degraded.Message) {
+	if up := framework.OperatorCondition(co, configv1.OperatorUpgradeable); !strings.HasSuffix(up.Message, degraded.Message) {
 		t.Errorf("Upgradeable does not quote the problem: %s", up.Message)
 	}
 	// Reported only once the grace period was over: the event was recorded by the sync that found the problem.
@@ -164,20 +139,20 @@ func TestTheClusterOperatorIsCreatedAndReportsInvalidInputPastTheGracePeriodUnti
 
 	apply(t, fixtures.ICSP("bad", fixtures.Mirror("quay.io/bad", "m.local/bad")))
 	co = waitOperator(t, settled, nil)
-	if recovered := operatorCondition(co, configv1.OperatorDegraded).LastTransitionTime; !recovered.After(degraded.LastTransitionTime.Time) {
+	if recovered := framework.OperatorCondition(co, configv1.OperatorDegraded).LastTransitionTime; !recovered.After(degraded.LastTransitionTime.Time) {
 		t.Errorf("Degraded went back to False at %v, not after it went True at %v", recovered, degraded.LastTransitionTime)
 	}
-	if since := operatorCondition(co, configv1.OperatorAvailable).LastTransitionTime; !since.Equal(&availableSince) {
+	if since := framework.OperatorCondition(co, configv1.OperatorAvailable).LastTransitionTime; !since.Equal(&availableSince) {
 		t.Errorf("Available's lastTransitionTime moved from %v to %v though it never changed", availableSince, since)
 	}
 }
 
 func TestTheClusterOperatorIsProgressingDuringARolloutAndDegradedWithAPoolThatFails(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	deleteClusterOperator(t)
 	apply(t, fixtures.Image())
 	sim := startSim(t)
-	ctrl := startControllerWith(t, cp.RESTConfig, operatorConfig(time.Minute), 0)
+	ctrl := startInProcessWith(t, cp.RESTConfig, operatorConfig(time.Minute), 0)
 	waitOperator(t, settled, nil)
 
 	sim.Pause(framework.PoolWorker)
@@ -185,16 +160,16 @@ func TestTheClusterOperatorIsProgressingDuringARolloutAndDegradedWithAPoolThatFa
 	co := waitOperator(t, "Available=True/AsExpected Progressing=True/RollingOut Degraded=False/AsExpected Upgradeable=True/AsExpected",
 		func(co *configv1.ClusterOperator) bool {
 			// master goes live; the paused worker pool does not.
-			return strings.HasPrefix(operatorCondition(co, configv1.OperatorProgressing).Message, "Rolling out the mirror configuration to pool worker:")
+			return strings.HasPrefix(framework.OperatorCondition(co, configv1.OperatorProgressing).Message, "Rolling out the mirror configuration to pool worker:")
 		})
-	t.Logf("Progressing: %s", operatorCondition(co, configv1.OperatorProgressing).Message)
+	t.Logf("Progressing: %s", framework.OperatorCondition(co, configv1.OperatorProgressing).Message)
 
 	sim.Degrade(framework.PoolWorker, "", "disk full")
 	sim.Resume(framework.PoolWorker)
 	co = waitOperator(t, "Available=True/AsExpected Progressing=False/AsExpected Degraded=True/RolloutDegraded Upgradeable=False/RolloutDegraded", nil)
 	want := `The mirror configuration cannot roll out to pool worker, which is degraded: NodeDegraded: Node worker-0 is reporting: "disk full". ` +
 		"Fix the pool (`oc describe machineconfigpool worker`); its nodes keep their previous configuration until then."
-	if got := operatorCondition(co, configv1.OperatorDegraded).Message; got != want {
+	if got := framework.OperatorCondition(co, configv1.OperatorDegraded).Message; got != want {
 		t.Errorf("Degraded message:\n%s\nwant:\n%s", got, want)
 	}
 	if g := ctrl.gauge(t, "registries_controller_rollout_degraded", framework.PoolWorker); g != 1 {
@@ -209,7 +184,7 @@ func TestTheClusterOperatorIsProgressingDuringARolloutAndDegradedWithAPoolThatFa
 }
 
 func TestTheClusterOperatorIsDegradedWhileTheAPIServerRefusesTheWrites(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	deleteClusterOperator(t)
 	apply(t, fixtures.Image())
 	startSim(t)
@@ -243,10 +218,10 @@ func TestTheClusterOperatorIsDegradedWhileTheAPIServerRefusesTheWrites(t *testin
 	})
 	cfg := rest.CopyConfig(cp.RESTConfig)
 	cfg.Impersonate = rest.ImpersonationConfig{UserName: user}
-	startControllerWith(t, cfg, operatorConfig(2*time.Second), 0)
+	startInProcessWith(t, cfg, operatorConfig(2*time.Second), 0)
 
 	co := waitOperator(t, "Available=True/AsExpected Progressing=False/AsExpected Degraded=True/SyncFailing Upgradeable=False/SyncFailing", nil)
-	msg := operatorCondition(co, configv1.OperatorDegraded).Message
+	msg := framework.OperatorCondition(co, configv1.OperatorDegraded).Message
 	for _, part := range []string{"MachineConfig 99-", "is forbidden", user, "Check the controller's permissions"} {
 		if !strings.Contains(msg, part) {
 			t.Errorf("the Degraded message does not say %q: %s", part, msg)
@@ -285,15 +260,15 @@ func manifestClusterRole(t *testing.T) *rbacv1.ClusterRole {
 }
 
 func TestTheClusterOperatorIsNotWrittenOverAQuietMinute(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	deleteClusterOperator(t)
 	apply(t, fixtures.Image(), fixtures.IDMS("quiet", fixtures.Mirror("quay.io/quiet", "m.local/quiet")))
 	startSim(t)
 	// A resync every 2 s: the controller syncs and judges the rollouts all the time, and must still write nothing.
-	ctrl := startControllerWith(t, cp.RESTConfig, operatorConfig(2*time.Second), 2*time.Second)
+	ctrl := startInProcessWith(t, cp.RESTConfig, operatorConfig(2*time.Second), 2*time.Second)
 	waitOperator(t, settled, func(co *configv1.ClusterOperator) bool { return len(co.Status.Versions) == 1 })
 	time.Sleep(3 * time.Second) // the last write of the settling, if any, is over
-	co := clusterOperator(t)
+	co := cp.ClusterOperator(t, operatorName)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -322,7 +297,7 @@ func TestTheClusterOperatorIsNotWrittenOverAQuietMinute(t *testing.T) {
 	if ran < 10 {
 		t.Errorf("only %v syncs in the quiet minute: the test proves nothing", ran)
 	}
-	if after := clusterOperator(t); after.ResourceVersion != co.ResourceVersion {
+	if after := cp.ClusterOperator(t, operatorName); after.ResourceVersion != co.ResourceVersion {
 		t.Errorf("resourceVersion %s -> %s", co.ResourceVersion, after.ResourceVersion)
 	}
 	t.Logf("%d ClusterOperator writes over %s, during which the controller ran %v syncs", writes, quiet, ran)

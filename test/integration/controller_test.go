@@ -20,8 +20,8 @@ import (
 const fastSettle = 100 * time.Millisecond
 
 func TestEachKindIsAppliedOnCreateUpdateAndDelete(t *testing.T) {
-	reset(t)
-	startController(t, cp.RESTConfig, fastSettle, 0)
+	cp.Reset(t)
+	startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	// object returns a one-entry mirror object of the given kind, named crud.
 	object := func(kind, source, mirror string) runtime.Object {
 		entry := fixtures.Mirror(source, mirror)
@@ -53,7 +53,7 @@ func TestEachKindIsAppliedOnCreateUpdateAndDelete(t *testing.T) {
 			waitForEntry(t, tc.scope, "the created mirror", firstMirror("m1.local/crud("+tc.pullFrom+")"))
 			apply(t, object(tc.kind, tc.scope, "m2.local/crud"))
 			waitForEntry(t, tc.scope, "the updated mirror", firstMirror("m2.local/crud("+tc.pullFrom+")"))
-			kubectl(t, "delete", tc.kind, "crud")
+			cp.RunKubectl(t, "delete", tc.kind, "crud")
 			waitForEntry(t, tc.scope, "the entry to go", func(e *sysregistriesv2.Registry) bool { return e == nil })
 		})
 	}
@@ -70,23 +70,23 @@ func TestEachKindIsAppliedOnCreateUpdateAndDelete(t *testing.T) {
 		if len(mc.OwnerReferences) != 1 || mc.OwnerReferences[0].Kind != "Image" || mc.OwnerReferences[0].Name != "cluster" {
 			t.Errorf("owner references = %+v, want the Image cluster", mc.OwnerReferences)
 		}
-		kubectl(t, "delete", "images.config.openshift.io", "cluster")
+		cp.RunKubectl(t, "delete", "images.config.openshift.io", "cluster")
 		waitForEntry(t, "lab2.local", "the insecure registry to go", func(e *sysregistriesv2.Registry) bool { return e == nil })
 	})
 }
 
 func TestResyncsAndUnrelatedEventsWriteNothing(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	apply(t, fixtures.IDMS("steady", fixtures.Mirror("quay.io/steady", "m.local/steady")))
-	ctrl := startController(t, cp.RESTConfig, fastSettle, 200*time.Millisecond)
+	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 200*time.Millisecond)
 	waitForEntry(t, "quay.io/steady", "the mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
 	time.Sleep(time.Second) // let the writes' own events settle
 	writes := countWrites(t)
 	syncsBefore := ctrl.counter(t, "registries_controller_syncs_total", map[string]string{"result": "unchanged"})
 
 	// Unrelated changes: metadata only, another MachineConfig, a pool status.
-	kubectl(t, "annotate", "imagedigestmirrorset", "steady", "note=unrelated")
-	kubectl(t, "label", "machineconfigpool", "worker", "team=unrelated", "--overwrite")
+	cp.RunKubectl(t, "annotate", "imagedigestmirrorset", "steady", "note=unrelated")
+	cp.RunKubectl(t, "label", "machineconfigpool", "worker", "team=unrelated", "--overwrite")
 	kubectlApply(t, `
 apiVersion: machineconfiguration.openshift.io/v1
 kind: MachineConfig
@@ -110,13 +110,13 @@ spec: {}
 		t.Errorf("controller counted %v writes in all, want the 2 creates", n)
 	}
 	t.Logf("%v no-op syncs, 0 writes", syncs)
-	kubectl(t, "label", "machineconfigpool", "worker", "team-")
+	cp.RunKubectl(t, "label", "machineconfigpool", "worker", "team-")
 }
 
 func TestBurstOfHundredObjectsIsAtMostTwoWritesPerPool(t *testing.T) {
-	reset(t)
-	startController(t, cp.RESTConfig, time.Second, 0) // the default settle delay
-	eventually(t, 10*time.Second, "both MachineConfigs", func() (bool, string) {
+	cp.Reset(t)
+	startInProcess(t, cp.RESTConfig, time.Second, 0) // the default settle delay
+	framework.Eventually(t, 10*time.Second, "both MachineConfigs", func() (bool, string) {
 		_, errM := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), masterMC, metav1.GetOptions{})
 		_, errW := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), workerMC, metav1.GetOptions{})
 		return errM == nil && errW == nil, fmt.Sprint(errM, errW)
@@ -139,10 +139,10 @@ spec:
 		}
 	}
 	start := time.Now()
-	kubectl(t, "apply", "-f", dir)
+	cp.RunKubectl(t, "apply", "-f", dir)
 	applied := time.Since(start)
 
-	eventually(t, 30*time.Second, "all 100 sources", func() (bool, string) {
+	framework.Eventually(t, 30*time.Second, "all 100 sources", func() (bool, string) {
 		conf := registriesConf(t, workerMC)
 		n := 0
 		for i := range 100 {
@@ -162,27 +162,27 @@ spec:
 }
 
 func TestHandEditsAreRevertedAndDeletionsRecreated(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	apply(t, fixtures.IDMS("guarded", fixtures.Mirror("quay.io/guarded", "m.local/guarded")))
-	startController(t, cp.RESTConfig, fastSettle, 0)
+	startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	waitForEntry(t, "quay.io/guarded", "the mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
 	ctx := context.Background()
 	mcs := cp.MachineConfig.MachineconfigurationV1().MachineConfigs()
 
 	// A hand edit of the files is reverted; a label someone else added stays.
-	kubectl(t, "label", "machineconfig", workerMC, "owner=someone-else")
+	cp.RunKubectl(t, "label", "machineconfig", workerMC, "owner=someone-else")
 	before, err := mcs.Get(ctx, workerMC, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	kubectl(t, "patch", "machineconfig", workerMC, "--type=json", "-p", `[{"op":"replace","path":"/spec/config","value":{"ignition":{"version":"3.5.0"}}}]`)
-	eventually(t, 10*time.Second, "the reverted file", func() (bool, string) {
+	cp.RunKubectl(t, "patch", "machineconfig", workerMC, "--type=json", "-p", `[{"op":"replace","path":"/spec/config","value":{"ignition":{"version":"3.5.0"}}}]`)
+	framework.Eventually(t, 10*time.Second, "the reverted file", func() (bool, string) {
 		mc, err := mcs.Get(ctx, workerMC, metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()
 		}
-		files := nodeFiles(t, mc)
-		return mc.ResourceVersion != before.ResourceVersion && files["/etc/containers/registries.conf"] == nodeFiles(t, before)["/etc/containers/registries.conf"], fmt.Sprint(len(files), " files")
+		files := framework.MustNodeFiles(t, mc)
+		return mc.ResourceVersion != before.ResourceVersion && files["/etc/containers/registries.conf"] == framework.MustNodeFiles(t, before)["/etc/containers/registries.conf"], fmt.Sprint(len(files), " files")
 	})
 	mc, err := mcs.Get(ctx, workerMC, metav1.GetOptions{})
 	if err != nil {
@@ -196,21 +196,21 @@ func TestHandEditsAreRevertedAndDeletionsRecreated(t *testing.T) {
 	}
 
 	// A deleted MachineConfig comes back.
-	kubectl(t, "delete", "machineconfig", masterMC)
+	cp.RunKubectl(t, "delete", "machineconfig", masterMC)
 	waitForEntry(t, "quay.io/guarded", "the recreated MachineConfig", func(e *sysregistriesv2.Registry) bool { return e != nil })
 }
 
 func TestInvalidInputIsReportedOnTheObjectAndWritesNothing(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	apply(t, fixtures.IDMS("good", fixtures.Mirror("quay.io/good", "m.local/good")))
-	startController(t, cp.RESTConfig, fastSettle, 0)
+	startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	waitForEntry(t, "quay.io/good", "the good mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
 	time.Sleep(time.Second)
 	writes := countWrites(t)
 
 	// ImageContentSourcePolicy has no API validation: the API server takes a scheme in a mirror.
 	apply(t, fixtures.ICSP("team-a", fixtures.Mirror("quay.io/team-a", "https://m.local/team-a")))
-	eventually(t, 10*time.Second, "a Warning event on the ImageContentSourcePolicy", func() (bool, string) {
+	framework.Eventually(t, 10*time.Second, "a Warning event on the ImageContentSourcePolicy", func() (bool, string) {
 		evs := events(t, "team-a", "InvalidMirrorConfiguration")
 		if len(evs) == 0 {
 			return false, "no event"
@@ -220,7 +220,7 @@ func TestInvalidInputIsReportedOnTheObjectAndWritesNothing(t *testing.T) {
 		ok := e.Type == "Warning" && e.InvolvedObject.Kind == "ImageContentSourcePolicy" && strings.Contains(e.Message, want)
 		return ok, e.Type + " " + e.Message
 	})
-	out := kubectl(t, "describe", "imagecontentsourcepolicy", "team-a")
+	out := cp.RunKubectl(t, "describe", "imagecontentsourcepolicy", "team-a")
 	if !strings.Contains(out, "InvalidMirrorConfiguration") || !strings.Contains(out, "must not carry a scheme") {
 		t.Errorf("kubectl describe does not show the problem:\n%s", out)
 	}
@@ -240,18 +240,18 @@ func TestInvalidInputIsReportedOnTheObjectAndWritesNothing(t *testing.T) {
 	}
 
 	// Fixing it applies everything that waited and says so on the object.
-	kubectl(t, "patch", "imagecontentsourcepolicy", "team-a", "--type=json", "-p", `[{"op":"replace","path":"/spec/repositoryDigestMirrors/0/mirrors/0","value":"m.local/team-a"}]`)
+	cp.RunKubectl(t, "patch", "imagecontentsourcepolicy", "team-a", "--type=json", "-p", `[{"op":"replace","path":"/spec/repositoryDigestMirrors/0/mirrors/0","value":"m.local/team-a"}]`)
 	waitForEntry(t, "quay.io/team-a", "the fixed mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
 	waitForEntry(t, "quay.io/good", "the change made meanwhile", func(e *sysregistriesv2.Registry) bool { return e != nil && len(e.Mirrors) == 2 })
-	eventually(t, 10*time.Second, "a Normal event on the fixed object", func() (bool, string) {
+	framework.Eventually(t, 10*time.Second, "a Normal event on the fixed object", func() (bool, string) {
 		evs := events(t, "team-a", "MirrorConfigurationApplied")
 		return len(evs) == 1 && evs[0].Type == "Normal", fmt.Sprint(len(evs))
 	})
 }
 
 func TestPoolsGetMachineConfigsAndLoseThemWhenRemoved(t *testing.T) {
-	reset(t)
-	startController(t, cp.RESTConfig, fastSettle, 0)
+	cp.Reset(t)
+	startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	ctx := context.Background()
 	mcs := cp.MachineConfig.MachineconfigurationV1().MachineConfigs()
 	exists := func(name string) func() (bool, string) {
@@ -263,40 +263,40 @@ func TestPoolsGetMachineConfigsAndLoseThemWhenRemoved(t *testing.T) {
 	gone := func(name string) func() (bool, string) {
 		return func() (bool, string) { ok, s := exists(name)(); return !ok, s }
 	}
-	eventually(t, 10*time.Second, "the worker MachineConfig", exists(workerMC))
+	framework.Eventually(t, 10*time.Second, "the worker MachineConfig", exists(workerMC))
 
-	arbiter := framework.BuiltinPool("arbiter")
+	arbiter := fixtures.Pool("arbiter", true)
 	if _, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigPools().Create(ctx, arbiter, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	infra := framework.BuiltinPool("infra")
-	infra.Labels = map[string]string{framework.LabelPoolPrefix + "infra": ""} // a custom pool: inherits worker
+	infra := fixtures.Pool("infra", false)
+	infra.Labels = map[string]string{fixtures.LabelPoolPrefix + "infra": ""} // a custom pool: inherits worker
 	if _, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigPools().Create(ctx, infra, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 10*time.Second, "the new built-in pool's MachineConfig", exists("99-arbiter-generated-registries"))
+	framework.Eventually(t, 10*time.Second, "the new built-in pool's MachineConfig", exists("99-arbiter-generated-registries"))
 	time.Sleep(500 * time.Millisecond)
 	if ok, _ := exists("99-infra-generated-registries")(); ok {
 		t.Errorf("a custom pool got its own MachineConfig; it should inherit the worker one")
 	}
-	kubectl(t, "delete", "machineconfigpool", "arbiter")
-	eventually(t, 10*time.Second, "the removed pool's MachineConfig to be deleted", gone("99-arbiter-generated-registries"))
+	cp.RunKubectl(t, "delete", "machineconfigpool", "arbiter")
+	framework.Eventually(t, 10*time.Second, "the removed pool's MachineConfig to be deleted", gone("99-arbiter-generated-registries"))
 	if ok, _ := exists(workerMC)(); !ok {
 		t.Errorf("the worker MachineConfig went too")
 	}
 }
 
 func TestWithoutClusterVersionBlockedRegistriesAreNotApplied(t *testing.T) {
-	reset(t)
-	kubectl(t, "delete", "clusterversion", "version")
+	cp.Reset(t)
+	cp.RunKubectl(t, "delete", "clusterversion", "version")
 	apply(t, fixtures.Image(fixtures.Blocked("docker.io")))
-	startController(t, cp.RESTConfig, fastSettle, 0)
-	eventually(t, 10*time.Second, "a Warning event on the Image", func() (bool, string) {
+	startInProcess(t, cp.RESTConfig, fastSettle, 0)
+	framework.Eventually(t, 10*time.Second, "a Warning event on the Image", func() (bool, string) {
 		evs := events(t, "cluster", "MirrorConfigurationNotApplied")
 		return len(evs) == 1 && strings.Contains(evs[0].Message, "release payload is unknown"), fmt.Sprint(evs)
 	})
 	waitForEntry(t, "docker.io", "no blocked entry", func(e *sysregistriesv2.Registry) bool { return e == nil })
-	if _, err := cp.CreateClusterVersion(context.Background(), framework.ReleaseImage); err != nil {
+	if _, err := cp.CreateClusterVersion(context.Background(), fixtures.ReleaseImage); err != nil {
 		t.Fatal(err)
 	}
 	waitForEntry(t, "docker.io", "docker.io blocked once the payload is known", func(e *sysregistriesv2.Registry) bool { return e != nil && e.Blocked })

@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,7 +38,7 @@ func credentialFiles(t *testing.T, name string) map[string]string {
 		t.Fatal(err)
 	}
 	out := map[string]string{}
-	for path, data := range nodeFiles(t, mc) {
+	for path, data := range framework.MustNodeFiles(t, mc) {
 		switch {
 		case path == credsDropIn:
 			out["drop-in"] = data
@@ -70,7 +71,7 @@ func setPlatform(t *testing.T, platform configv1.PlatformType) {
 	if _, err := cp.Config.ConfigV1().Infrastructures().Get(context.Background(), "cluster", metav1.GetOptions{}); apierrors.IsNotFound(err) {
 		kubectlApply(t, "apiVersion: config.openshift.io/v1\nkind: Infrastructure\nmetadata:\n  name: cluster\nspec: {}\n")
 	}
-	kubectl(t, "patch", "infrastructure", "cluster", "--subresource=status", "--type=merge", "-p",
+	cp.RunKubectl(t, "patch", "infrastructure", "cluster", "--subresource=status", "--type=merge", "-p",
 		fmt.Sprintf(`{"status":{"platform":%q,"platformStatus":{"type":%q}}}`, platform, platform))
 }
 
@@ -78,44 +79,32 @@ func setPlatform(t *testing.T, platform configv1.PlatformType) {
 // names and contents checked by check); want nil means the MachineConfig does not exist.
 func waitForCredentialFiles(t *testing.T, what string, check func(files map[string]string) bool) {
 	t.Helper()
-	eventually(t, 20*time.Second, what, func() (bool, string) {
+	framework.Eventually(t, 20*time.Second, what, func() (bool, string) {
 		var seen []string
 		for _, name := range []string{masterCredsMC, workerCredsMC} {
 			files := credentialFiles(t, name)
 			if !check(files) {
-				return false, fmt.Sprintf("%s: %v", name, keys(files))
+				return false, fmt.Sprintf("%s: %v", name, slices.Sorted(maps.Keys(files)))
 			}
-			seen = append(seen, fmt.Sprint(keys(files)))
+			seen = append(seen, fmt.Sprint(slices.Sorted(maps.Keys(files))))
 		}
 		return true, strings.Join(seen, " ")
 	})
-}
-
-func keys(m map[string]string) []string {
-	if m == nil {
-		return nil
-	}
-	out := []string{}
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // TestCredentialProvidersThroughTheAPIServer applies a CRIOCredentialProviderConfig with kubectl and follows the
 // 97-<pool>-generated-credentialproviderconfig MachineConfigs and the object's status (docs/semantics.md §10): create,
 // change, platform switches, an empty spec, delete; no write on a resync.
 func TestCredentialProvidersThroughTheAPIServer(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	writes := countWrites(t)
-	ctrl := startController(t, cp.RESTConfig, fastSettle, 2*time.Second)
+	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 2*time.Second)
 
 	apply(t, fixtures.CRIOCredentialProviderConfig("example.com"))
 	waitForCredentialFiles(t, "the generic file and the drop-in (no Infrastructure: platform None)", func(f map[string]string) bool {
 		return strings.Contains(f["generic-credential-provider.yaml"], "  - example.com\n  name: crio-credential-provider\n") && strings.Contains(f["drop-in"], "KUBELET_CRIO_IMAGE_CREDENTIAL_PROVIDER_FLAGS")
 	})
-	eventually(t, 20*time.Second, "Validated and MachineConfigRendered True", func() (bool, string) {
+	framework.Eventually(t, 20*time.Second, "Validated and MachineConfigRendered True", func() (bool, string) {
 		got := credentialConditions(t)
 		return slices.Equal(got, []string{"Validated=True/Succeeded gen 1: Success", "MachineConfigRendered=True/MachineConfigRenderingSucceeded gen 1: Success"}), fmt.Sprint(got)
 	})
@@ -132,7 +121,7 @@ func TestCredentialProvidersThroughTheAPIServer(t *testing.T) {
 	waitForCredentialFiles(t, "both images", func(f map[string]string) bool {
 		return strings.Contains(f["generic-credential-provider.yaml"], "  - example.com\n  - quay.io\n")
 	})
-	eventually(t, 20*time.Second, "the conditions of generation 2", func() (bool, string) {
+	framework.Eventually(t, 20*time.Second, "the conditions of generation 2", func() (bool, string) {
 		got := credentialConditions(t)
 		return len(got) == 2 && strings.Contains(got[0], "gen 2") && strings.Contains(got[1], "gen 2"), fmt.Sprint(got)
 	})
@@ -176,13 +165,13 @@ func TestCredentialProvidersThroughTheAPIServer(t *testing.T) {
 	// On GCP an entry the cloud provider covers is skipped, and the status says so, as MCO's message does.
 	setPlatform(t, configv1.GCPPlatformType)
 	apply(t, fixtures.CRIOCredentialProviderConfig("quay.io", "gcr.io"))
-	eventually(t, 20*time.Second, "Validated False, naming the skipped entry", func() (bool, string) {
+	framework.Eventually(t, 20*time.Second, "Validated False, naming the skipped entry", func() (bool, string) {
 		got := credentialConditions(t)
 		want := "Validated=False/ConfigurationPartiallyApplied gen 3: CRIOCredentialProviderConfig has one or multiple entries that overlap " +
 			"with the original credential provider config. Skip rendering entries: [gcr.io]."
 		return len(got) == 2 && got[0] == want, fmt.Sprint(got)
 	})
-	eventually(t, 20*time.Second, "a Warning event naming the skipped entry", func() (bool, string) {
+	framework.Eventually(t, 20*time.Second, "a Warning event naming the skipped entry", func() (bool, string) {
 		for _, e := range events(t, "cluster", "MirrorConfigurationNotApplied") {
 			if e.InvolvedObject.Kind == "CRIOCredentialProviderConfig" && strings.Contains(e.Message, `"gcr.io"`) {
 				return true, e.Message
@@ -194,7 +183,7 @@ func TestCredentialProvidersThroughTheAPIServer(t *testing.T) {
 	// An empty spec keeps the MachineConfigs, with no file; deleting the object removes them.
 	kubectlApply(t, "apiVersion: config.openshift.io/v1\nkind: CRIOCredentialProviderConfig\nmetadata:\n  name: cluster\nspec: {}\n")
 	waitForCredentialFiles(t, "MachineConfigs without files", func(f map[string]string) bool { return f != nil && len(f) == 0 })
-	kubectl(t, "delete", "criocredentialproviderconfig", "cluster", "--wait=true")
+	cp.RunKubectl(t, "delete", "criocredentialproviderconfig", "cluster", "--wait=true")
 	waitForCredentialFiles(t, "no MachineConfig", func(f map[string]string) bool { return f == nil })
 	if got := ctrl.counter(t, "registries_controller_machineconfig_writes_total", map[string]string{"output": "credentialproviderconfig", "operation": "delete"}); got != 2 {
 		t.Errorf("deletes counted: %v, want 2", got)
@@ -208,34 +197,34 @@ func TestCredentialProvidersThroughTheAPIServer(t *testing.T) {
 // object is not read and its MachineConfigs are left as they are; with the gate on and the CRD missing, /readyz
 // names it and the registries MachineConfigs are still written.
 func TestAGateOffLeavesTheCredentialProvidersAloneAndAMissingCRDStopsNothingElse(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	kubectlApply(t, "apiVersion: config.openshift.io/v1\nkind: FeatureGate\nmetadata:\n  name: cluster\nspec:\n  featureSet: CustomNoUpgrade\n  customNoUpgrade:\n    disabled: [CRIOCredentialProviderConfig]\n")
-	ctrl := startController(t, cp.RESTConfig, fastSettle, 0)
+	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	apply(t, fixtures.CRIOCredentialProviderConfig("example.com"), fixtures.IDMS("a", fixtures.Mirror("quay.io/a", "m.local/a")))
 	waitForEntry(t, "quay.io/a", "the registries MachineConfigs", func(e *sysregistriesv2.Registry) bool { return e != nil })
 	time.Sleep(2 * time.Second)
 	if f := credentialFiles(t, workerCredsMC); f != nil {
-		t.Fatalf("with the gate off, %s was written: %v", workerCredsMC, keys(f))
+		t.Fatalf("with the gate off, %s was written: %v", workerCredsMC, slices.Sorted(maps.Keys(f)))
 	}
 
 	// The gate on: the object is read from then on, without a restart.
-	kubectl(t, "patch", "featuregate", "cluster", "--type=merge", "-p", `{"spec":{"customNoUpgrade":{"disabled":[]}}}`)
+	cp.RunKubectl(t, "patch", "featuregate", "cluster", "--type=merge", "-p", `{"spec":{"customNoUpgrade":{"disabled":[]}}}`)
 	waitForCredentialFiles(t, "the MachineConfigs once the gate is on", func(f map[string]string) bool { return f["generic-credential-provider.yaml"] != "" })
 
 	// The CRD removed (which deletes the object first, so its MachineConfigs go as garbage collection would take
 	// them): /readyz names it, the registries MachineConfigs are still written, and a credential providers
 	// MachineConfig written meanwhile by another build is left alone until the CRD is back.
 	crd := "criocredentialproviderconfigs.config.openshift.io"
-	kubectl(t, "delete", "crd", crd, "--wait=true")
+	cp.RunKubectl(t, "delete", "crd", crd, "--wait=true")
 	t.Cleanup(func() {
 		root, err := framework.RepoRoot()
 		if err != nil {
 			t.Fatal(err)
 		}
-		kubectl(t, "apply", "-f", filepath.Join(root, "test", "crds", "0000_10_config-operator_01_criocredentialproviderconfigs-SelfManagedHA.crd.yaml"))
-		kubectl(t, "wait", "--for=condition=Established", "crd/"+crd)
+		cp.RunKubectl(t, "apply", "-f", filepath.Join(root, "test", "crds", "0000_10_config-operator_01_criocredentialproviderconfigs-SelfManagedHA.crd.yaml"))
+		cp.RunKubectl(t, "wait", "--for=condition=Established", "crd/"+crd)
 	})
-	eventually(t, 60*time.Second, "/readyz naming the missing CRD", func() (bool, string) {
+	framework.Eventually(t, 60*time.Second, "/readyz naming the missing CRD", func() (bool, string) {
 		ready, why := ctrl.health.Ready()
 		return !ready && strings.Contains(why, "CRIOCredentialProviderConfig (criocredentialproviderconfigs.config.openshift.io/v1), which counts because its feature gate CRIOCredentialProviderConfig is on"), why
 	})

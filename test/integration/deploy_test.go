@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -35,12 +37,12 @@ const (
 )
 
 func TestManifestsApplyAndTheClusterRoleIsEnoughAndNoMore(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	root, err := framework.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	kubectl(t, "apply", "-f", filepath.Join(root, "manifests"))
+	cp.RunKubectl(t, "apply", "-f", filepath.Join(root, "manifests"))
 	deploy, err := cp.Kube.AppsV1().Deployments(controllerNamespace).Get(context.Background(), "registries-controller", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -55,30 +57,30 @@ func TestManifestsApplyAndTheClusterRoleIsEnoughAndNoMore(t *testing.T) {
 	checkServing(t, pod)
 
 	// The ServiceAccount creates the ClusterOperator when it is missing, and keeps its status.
-	kubectl(t, "delete", "clusteroperator", operatorName, "--ignore-not-found")
+	cp.RunKubectl(t, "delete", "clusteroperator", operatorName, "--ignore-not-found")
 
 	// The controller's own sync, run with the ServiceAccount's identity, does its whole job.
 	sa := rest.CopyConfig(cp.RESTConfig)
 	sa.Impersonate = rest.ImpersonationConfig{UserName: serviceAccount, Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + controllerNamespace, "system:authenticated"}}
 	apply(t, fixtures.ICSP("rbac", fixtures.Mirror("quay.io/rbac", "https://m.local/rbac")))
-	startController(t, sa, fastSettle, 0)
-	eventually(t, 10*time.Second, "the invalid-input event, recorded as the ServiceAccount", func() (bool, string) {
+	startInProcess(t, sa, fastSettle, 0)
+	framework.Eventually(t, 10*time.Second, "the invalid-input event, recorded as the ServiceAccount", func() (bool, string) {
 		evs := events(t, "rbac", "InvalidMirrorConfiguration")
 		return len(evs) == 1, fmt.Sprint(len(evs))
 	})
-	kubectl(t, "patch", "imagecontentsourcepolicy", "rbac", "--type=json", "-p", `[{"op":"replace","path":"/spec/repositoryDigestMirrors/0/mirrors/0","value":"m.local/rbac"}]`)
+	cp.RunKubectl(t, "patch", "imagecontentsourcepolicy", "rbac", "--type=json", "-p", `[{"op":"replace","path":"/spec/repositoryDigestMirrors/0/mirrors/0","value":"m.local/rbac"}]`)
 	waitForEntry(t, "quay.io/rbac", "MachineConfigs written as the ServiceAccount", func(e *sysregistriesv2.Registry) bool { return e != nil })
-	apply(t, framework.BuiltinPool("arbiter"))
-	eventually(t, 30*time.Second, "the ClusterOperator created and its status written as the ServiceAccount", func() (bool, string) {
-		co := clusterOperator(t)
-		return co != nil && operatorCondition(co, configv1.OperatorAvailable).Status == configv1.ConditionTrue, conditions(co)
+	apply(t, fixtures.Pool("arbiter", true))
+	framework.Eventually(t, 30*time.Second, "the ClusterOperator created and its status written as the ServiceAccount", func() (bool, string) {
+		co := cp.ClusterOperator(t, operatorName)
+		return co != nil && framework.OperatorCondition(co, configv1.OperatorAvailable).Status == configv1.ConditionTrue, conditions(co)
 	})
-	eventually(t, 10*time.Second, "a MachineConfig created and deleted as the ServiceAccount", func() (bool, string) {
+	framework.Eventually(t, 10*time.Second, "a MachineConfig created and deleted as the ServiceAccount", func() (bool, string) {
 		_, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), "99-arbiter-generated-registries", metav1.GetOptions{})
 		return err == nil, fmt.Sprint(err)
 	})
-	kubectl(t, "delete", "machineconfigpool", "arbiter")
-	eventually(t, 10*time.Second, "the arbiter MachineConfig deleted as the ServiceAccount", func() (bool, string) {
+	cp.RunKubectl(t, "delete", "machineconfigpool", "arbiter")
+	framework.Eventually(t, 10*time.Second, "the arbiter MachineConfig deleted as the ServiceAccount", func() (bool, string) {
 		_, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), "99-arbiter-generated-registries", metav1.GetOptions{})
 		return apierrors.IsNotFound(err), fmt.Sprint(err)
 	})
@@ -213,27 +215,27 @@ func canI(t testing.TB, kube kubernetes.Interface, verb, group, resource, namesp
 }
 
 func TestRenderGivesTheBytesTheControllerWrites(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	root, err := framework.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
 	examples := filepath.Join(root, "examples")
-	kubectl(t, "apply", "-f", examples)
-	startController(t, cp.RESTConfig, fastSettle, 0)
+	cp.RunKubectl(t, "apply", "-f", examples)
+	startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	waitForEntry(t, "docker.io", "the examples applied", func(e *sysregistriesv2.Registry) bool { return e != nil && e.Blocked })
 
 	out := t.TempDir()
-	cmd := exec.Command(controllerBinary(t), "render", "--manifests", examples, "--output", out, "--release-image", framework.ReleaseImage)
+	cmd := exec.Command(controllerBinary(t), "render", "--manifests", examples, "--output", out, "--release-image", fixtures.ReleaseImage)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("render: %v: %s", err, b)
 	}
 	// The examples' ClusterImagePolicy adds sigstore-registries.yaml to the registries files; their
 	// CRIOCredentialProviderConfig gives the generic provider file and the kubelet drop-in (no Infrastructure).
 	files := map[string]int{masterMC: 4, workerMC: 4, masterCredsMC: 2, workerCredsMC: 2}
-	eventually(t, 20*time.Second, "the credential providers MachineConfigs", func() (bool, string) {
+	framework.Eventually(t, 20*time.Second, "the credential providers MachineConfigs", func() (bool, string) {
 		f := credentialFiles(t, workerCredsMC)
-		return len(f) == 2, fmt.Sprint(keys(f))
+		return len(f) == 2, fmt.Sprint(slices.Sorted(maps.Keys(f)))
 	})
 	for name, n := range files {
 		data, err := os.ReadFile(filepath.Join(out, name+".yaml"))
@@ -250,7 +252,7 @@ func TestRenderGivesTheBytesTheControllerWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := nodeFiles(t, mc)
+		want := framework.MustNodeFiles(t, mc)
 		got := sourcesOf(t, rendered.Spec.Config)
 		if len(got) != n || len(want) != n {
 			t.Fatalf("%s: files: render %d, controller %d; want %d", name, len(got), len(want), n)
@@ -345,8 +347,8 @@ func (p *process) syncs() int {
 }
 
 func TestOneOfTwoProcessesLeadsAndTheOtherTakesOver(t *testing.T) {
-	reset(t)
-	kubectl(t, "delete", "lease", "-n", "default", "registries-controller-test", "--ignore-not-found")
+	cp.Reset(t)
+	cp.RunKubectl(t, "delete", "lease", "-n", "default", "registries-controller-test", "--ignore-not-found")
 	a := startProcess(t, "a")
 	b := startProcess(t, "b")
 	election := func(mirror string) runtime.Object {
@@ -356,7 +358,7 @@ func TestOneOfTwoProcessesLeadsAndTheOtherTakesOver(t *testing.T) {
 	waitForEntry(t, "quay.io/election", "the leader's write", func(e *sysregistriesv2.Registry) bool { return len(mirrorLocations(e)) == 1 })
 
 	var leader, follower *process
-	eventually(t, 10*time.Second, "exactly one process syncing", func() (bool, string) {
+	framework.Eventually(t, 10*time.Second, "exactly one process syncing", func() (bool, string) {
 		sa, sb := a.syncs(), b.syncs()
 		switch {
 		case sa > 0 && sb == 0:
@@ -380,7 +382,7 @@ func TestOneOfTwoProcessesLeadsAndTheOtherTakesOver(t *testing.T) {
 	<-leader.exited
 	killed := time.Now()
 	writes := countWrites(t)
-	eventually(t, 15*time.Second, "the follower to take over", func() (bool, string) {
+	framework.Eventually(t, 15*time.Second, "the follower to take over", func() (bool, string) {
 		n := follower.syncs()
 		return n > 0, fmt.Sprint(n)
 	})
@@ -409,7 +411,7 @@ func TestOneOfTwoProcessesLeadsAndTheOtherTakesOver(t *testing.T) {
 		t.Fatal("no exit 15s after SIGTERM")
 	}
 	released := time.Now()
-	eventually(t, 3*time.Second, "the third process to lead before the 4s lease would expire", func() (bool, string) {
+	framework.Eventually(t, 3*time.Second, "the third process to lead before the 4s lease would expire", func() (bool, string) {
 		n := c.syncs()
 		return n > 0, fmt.Sprint(n)
 	})

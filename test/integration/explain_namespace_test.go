@@ -16,7 +16,7 @@ import (
 // copies for the mirror; a SubjectAccessReview says whether the pods' service account may list secrets (a warning
 // until a Role grants it); a user who may neither list secrets nor create reviews gets a clear note, not an error.
 func TestExplainNamespaceReadsTheSecretsAndAsksWhetherTheServiceAccountMayListThem(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	const (
 		ns       = "explain-creds"
 		password = "S3cr3t-mirror-Pa55"
@@ -25,16 +25,16 @@ func TestExplainNamespaceReadsTheSecretsAndAsksWhetherTheServiceAccountMayListTh
 	apply(t, fixtures.IDMS("explain-creds", fixtures.Mirror("quay.io/explain-creds", "mirror.creds.local/x")),
 		fixtures.CRIOCredentialProviderConfig("quay.io"))
 	sim := startSim(t)
-	startController(t, cp.RESTConfig, fastSettle, 0)
+	startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	if _, _, code := runWait(t, "--kubeconfig", cp.KubeconfigPath, "--timeout", "60s"); code != 0 {
 		t.Fatalf("wait: exit %d", code)
 	}
-	kubectl(t, "create", "namespace", ns)
-	t.Cleanup(func() { kubectl(t, "delete", "namespace", ns, "--wait=false") })
-	kubectl(t, "create", "secret", "docker-registry", "mirror-pull", "-n", ns, "--docker-server=https://mirror.creds.local",
+	cp.RunKubectl(t, "create", "namespace", ns)
+	t.Cleanup(func() { cp.RunKubectl(t, "delete", "namespace", ns, "--wait=false") })
+	cp.RunKubectl(t, "create", "secret", "docker-registry", "mirror-pull", "-n", ns, "--docker-server=https://mirror.creds.local",
 		"--docker-username=team", "--docker-password="+password)
-	kubectl(t, "create", "secret", "generic", "unrelated", "-n", ns, "--from-literal=token="+password)
-	kubectl(t, "create", "serviceaccount", "puller", "-n", ns)
+	cp.RunKubectl(t, "create", "secret", "generic", "unrelated", "-n", ns, "--from-literal=token="+password)
+	cp.RunKubectl(t, "create", "serviceaccount", "puller", "-n", ns)
 	ref := "quay.io/explain-creds/app@" + explainDigest
 	noValues := func(t *testing.T, out string) {
 		t.Helper()
@@ -69,8 +69,8 @@ func TestExplainNamespaceReadsTheSecretsAndAsksWhetherTheServiceAccountMayListTh
 	})
 
 	t.Run("a Role to list secrets, as the warning suggests: allowed, and the namespace's key serves the mirror", func(t *testing.T) {
-		kubectl(t, "create", "role", "dockerconfigjson-reader", "-n", ns, "--verb=list", "--resource=secrets")
-		kubectl(t, "create", "rolebinding", "dockerconfigjson-reader", "-n", ns, "--role=dockerconfigjson-reader", "--serviceaccount="+ns+":puller")
+		cp.RunKubectl(t, "create", "role", "dockerconfigjson-reader", "-n", ns, "--verb=list", "--resource=secrets")
+		cp.RunKubectl(t, "create", "rolebinding", "dockerconfigjson-reader", "-n", ns, "--role=dockerconfigjson-reader", "--serviceaccount="+ns+":puller")
 		stdout, stderr, code := runExplain(t, "--namespace", ns, "--service-account", "puller", ref)
 		want := append(sections,
 			"  service account "+ns+"/puller: may list secrets (SubjectAccessReview), as the plugin needs\n",

@@ -22,10 +22,10 @@ func runExplain(t *testing.T, args ...string) (stdout, stderr string, code int) 
 }
 
 func TestExplainAgainstTheFilesAPoolRunsAndARolloutThatChangesTheAnswer(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	apply(t, fixtures.Image(), fixtures.IDMS("explain-x", fixtures.Mirror("quay.io/explain-x", "m1.local/x")))
 	sim := startSim(t)
-	startController(t, cp.RESTConfig, fastSettle, 0)
+	startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	if _, _, code := runWait(t, "--kubeconfig", cp.KubeconfigPath, "--timeout", "60s"); code != 0 {
 		t.Fatalf("wait: exit %d", code)
 	}

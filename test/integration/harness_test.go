@@ -2,8 +2,6 @@ package integration
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -41,16 +39,16 @@ type running struct {
 	stop    func()
 }
 
-// startController runs the real controller shell against the control plane, wired by NewRuntime as
-// `start` wires it, with the given REST config (e.g. impersonating the ServiceAccount) and settle delay. It stops with
-// the test.
-func startController(t testing.TB, cfg *rest.Config, settle, resync time.Duration) *running {
+// startInProcess runs the real controller shell in the test's process (not the binary, which
+// framework.StartController runs) against the control plane, wired by NewRuntime as `start` wires it, with the given
+// REST config (e.g. impersonating the ServiceAccount) and settle delay. It stops with the test.
+func startInProcess(t testing.TB, cfg *rest.Config, settle, resync time.Duration) *running {
 	t.Helper()
-	return startControllerWith(t, cfg, controller.Config{SettleDelay: settle, Version: "test"}, resync)
+	return startInProcessWith(t, cfg, controller.Config{SettleDelay: settle, Version: "test"}, resync)
 }
 
-// startControllerWith is startController with the whole configuration of the controller.
-func startControllerWith(t testing.TB, cfg *rest.Config, conf controller.Config, resync time.Duration) *running {
+// startInProcessWith is startInProcess with the whole configuration of the controller.
+func startInProcessWith(t testing.TB, cfg *rest.Config, conf controller.Config, resync time.Duration) *running {
 	t.Helper()
 	registry := prometheus.NewRegistry()
 	_, ctx := ktesting.NewTestContext(t)
@@ -164,57 +162,6 @@ func (c *writeCounter) get(name string) int {
 	return c.counts[name]
 }
 
-// eventually polls cond until it holds or the timeout passes; cond returns a description of what it saw.
-func eventually(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	var seen string
-	for time.Now().Before(deadline) {
-		var ok bool
-		if ok, seen = cond(); ok {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("timed out after %s waiting for %s; last seen: %s", timeout, what, seen)
-}
-
-// nodeFiles decodes the files a MachineConfig writes, independently of the code under test: the
-// Ignition JSON is read with a minimal struct and each data URL is decoded with the standard library.
-func nodeFiles(t testing.TB, mc *mcfgv1.MachineConfig) map[string]string {
-	t.Helper()
-	var ign struct {
-		Ignition struct{ Version string }
-		Storage  struct {
-			Files []struct {
-				Path      string
-				Overwrite *bool
-				Mode      *int
-				Contents  struct{ Source *string }
-			}
-		}
-	}
-	if err := json.Unmarshal(mc.Spec.Config.Raw, &ign); err != nil {
-		t.Fatalf("MachineConfig %s: %v", mc.Name, err)
-	}
-	if ign.Ignition.Version != "3.5.0" {
-		t.Fatalf("MachineConfig %s: Ignition version %q", mc.Name, ign.Ignition.Version)
-	}
-	files := map[string]string{}
-	for _, f := range ign.Storage.Files {
-		const prefix = "data:text/plain;charset=utf-8;base64,"
-		if f.Overwrite == nil || !*f.Overwrite || f.Mode == nil || *f.Mode != 0o644 || f.Contents.Source == nil || !strings.HasPrefix(*f.Contents.Source, prefix) {
-			t.Fatalf("MachineConfig %s: file %s is not an overwritten 0644 base64 data URL", mc.Name, f.Path)
-		}
-		data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(*f.Contents.Source, prefix))
-		if err != nil {
-			t.Fatalf("MachineConfig %s: file %s: %v", mc.Name, f.Path, err)
-		}
-		files[f.Path] = string(data)
-	}
-	return files
-}
-
 // registriesConf reads the pool's generated registries.conf from the cluster, decoded into the
 // containers/image model; nil when the MachineConfig or the file does not exist.
 func registriesConf(t testing.TB, name string) *sysregistriesv2.V2RegistriesConf {
@@ -226,7 +173,7 @@ func registriesConf(t testing.TB, name string) *sysregistriesv2.V2RegistriesConf
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, ok := nodeFiles(t, mc)["/etc/containers/registries.conf"]
+	data, ok := framework.MustNodeFiles(t, mc)["/etc/containers/registries.conf"]
 	if !ok {
 		return nil
 	}
@@ -265,7 +212,7 @@ func mirrorLocations(r *sysregistriesv2.Registry) []string {
 // waitForEntry waits until both pools' registries.conf satisfy check for the entry of scope.
 func waitForEntry(t testing.TB, scope string, what string, check func(*sysregistriesv2.Registry) bool) {
 	t.Helper()
-	eventually(t, 20*time.Second, what, func() (bool, string) {
+	framework.Eventually(t, 20*time.Second, what, func() (bool, string) {
 		var seen []string
 		for _, name := range []string{masterMC, workerMC} {
 			e := entry(registriesConf(t, name), scope)
@@ -313,46 +260,6 @@ func kubectlApply(t testing.TB, yaml string) {
 	t.Helper()
 	if _, stderr, err := cp.Kubectl(context.Background(), strings.NewReader(yaml), "apply", "-f", "-"); err != nil {
 		t.Fatalf("kubectl apply: %v: %s", err, stderr)
-	}
-}
-
-func kubectl(t testing.TB, args ...string) string {
-	t.Helper()
-	out, stderr, err := cp.Kubectl(context.Background(), nil, args...)
-	if err != nil {
-		t.Fatalf("kubectl %s: %v: %s", strings.Join(args, " "), err, stderr)
-	}
-	return out
-}
-
-// reset removes every mirror object, the Image, extra pools and the generated MachineConfigs, and puts
-// back the ClusterVersion, so each test starts from a cluster with only the built-in pools.
-func reset(t testing.TB) {
-	t.Helper()
-	ctx := context.Background()
-	for _, args := range [][]string{
-		{"delete", "imagedigestmirrorsets,imagetagmirrorsets,imagecontentsourcepolicies", "--all", "--wait=true"},
-		{"delete", "clusterimagepolicies,imagepolicies", "--all", "--all-namespaces", "--wait=true"},
-		{"delete", "criocredentialproviderconfigs,infrastructures,featuregates", "--all", "--wait=true"},
-		{"delete", "images.config.openshift.io", "--all", "--wait=true"},
-		{"delete", "machineconfigs", "--all", "--wait=true"},
-		{"delete", "events", "--all", "-A"},
-	} {
-		kubectl(t, args...)
-	}
-	pools, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigPools().List(ctx, metav1.ListOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range pools.Items {
-		if p.Name != framework.PoolMaster && p.Name != framework.PoolWorker {
-			kubectl(t, "delete", "machineconfigpool", p.Name, "--wait=true")
-		}
-	}
-	if _, err := cp.Config.ConfigV1().ClusterVersions().Get(ctx, framework.ClusterVersionName, metav1.GetOptions{}); apierrors.IsNotFound(err) {
-		if _, err := cp.CreateClusterVersion(ctx, framework.ReleaseImage); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 

@@ -99,13 +99,13 @@ func tlsClient(roots *x509.CertPool, serverName string) *http.Client {
 }
 
 func TestOnlyPrometheusReadsTheMetricsOverHTTPSAndTheProbesStayOpen(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	root, err := framework.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	kubectl(t, "apply", "-f", filepath.Join(root, "manifests"))
-	kubectl(t, "delete", "clusteroperator", operatorName, "--ignore-not-found")
+	cp.RunKubectl(t, "apply", "-f", filepath.Join(root, "manifests"))
+	cp.RunKubectl(t, "delete", "clusteroperator", operatorName, "--ignore-not-found")
 
 	// The serving certificate the service CA would write into the secret the Deployment mounts.
 	ca, err := framework.NewCA("openshift-service-serving-signer")
@@ -131,7 +131,7 @@ func TestOnlyPrometheusReadsTheMetricsOverHTTPSAndTheProbesStayOpen(t *testing.T
 	kubeconfig := tokenKubeconfig(t, token(t, controllerNamespace, "registries-controller"))
 	c := framework.StartControllerServingTLS(t, "controller", kubeconfig, certFile, keyFile, "--settle-delay=100ms",
 		"--status-grace-period=10s")
-	eventually(t, 30*time.Second, "/readyz, without credentials", func() (bool, string) {
+	framework.Eventually(t, 30*time.Second, "/readyz, without credentials", func() (bool, string) {
 		code, body := c.Get("/readyz")
 		return code == http.StatusOK, fmt.Sprint(code, " ", body)
 	})
@@ -181,9 +181,9 @@ func TestOnlyPrometheusReadsTheMetricsOverHTTPSAndTheProbesStayOpen(t *testing.T
 	}
 
 	// The ClusterOperator, written by the ServiceAccount.
-	eventually(t, 30*time.Second, "the ClusterOperator created and Available", func() (bool, string) {
-		co := clusterOperator(t)
-		return operatorCondition(co, configv1.OperatorAvailable).Status == configv1.ConditionTrue, conditions(co)
+	framework.Eventually(t, 30*time.Second, "the ClusterOperator created and Available", func() (bool, string) {
+		co := cp.ClusterOperator(t, operatorName)
+		return framework.OperatorCondition(co, configv1.OperatorAvailable).Status == configv1.ConditionTrue, conditions(co)
 	})
 }
 

@@ -35,7 +35,7 @@ func runBinary(t *testing.T, args ...string) (stdout, stderr string, code int) {
 }
 
 func TestMigrateICSPOnAClusterIsAppliedWithoutAWrite(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	// Policies that overlap each other and an ImageDigestMirrorSet: shared sources, a repeated mirror (which the
 	// ImageDigestMirrorSet CRD refuses), conflicting orders, and a name an ImageDigestMirrorSet already has.
 	objs := []runtime.Object{fixtures.Image(fixtures.Insecure("m1.local")), fixtures.IDMS("team-00", fixtures.Mirror("quay.io/org0/app0", "m9.local/x"))}
@@ -52,7 +52,7 @@ func TestMigrateICSPOnAClusterIsAppliedWithoutAWrite(t *testing.T) {
 		objs = append(objs, fixtures.ICSP(fmt.Sprintf("team-%02d", i), entries...))
 	}
 	apply(t, objs...)
-	ctrl := startController(t, cp.RESTConfig, fastSettle, 0)
+	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	waitForEntry(t, "quay.io/org0/app0", "the policies applied", func(e *sysregistriesv2.Registry) bool { return e != nil && len(e.Mirrors) == 4 })
 	time.Sleep(time.Second)
 	writes := countWrites(t)
@@ -75,15 +75,15 @@ func TestMigrateICSPOnAClusterIsAppliedWithoutAWrite(t *testing.T) {
 	}
 
 	// What it says to do: the API server takes the ImageDigestMirrorSets, and neither step writes a MachineConfig.
-	kubectl(t, "apply", "-f", out)
+	cp.RunKubectl(t, "apply", "-f", out)
 	time.Sleep(2 * time.Second)
 	var icsps []string
 	for i := range 30 {
 		icsps = append(icsps, fmt.Sprintf("team-%02d", i))
 	}
-	kubectl(t, append([]string{"delete", "imagecontentsourcepolicy"}, icsps...)...)
+	cp.RunKubectl(t, append([]string{"delete", "imagecontentsourcepolicy"}, icsps...)...)
 	time.Sleep(2 * time.Second)
-	if n := kubectl(t, "get", "imagedigestmirrorsets", "-o", "name"); strings.Count(n, "\n") != 31 {
+	if n := cp.RunKubectl(t, "get", "imagedigestmirrorsets", "-o", "name"); strings.Count(n, "\n") != 31 {
 		t.Errorf("ImageDigestMirrorSets after the migration:\n%s", n)
 	}
 	for _, name := range []string{masterMC, workerMC} {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/test/fixtures"
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // readRules are what preview and explain --kubeconfig read: every input kind, the MachineConfigs, and the
@@ -134,8 +135,8 @@ func (w *apiWrites) get() []string {
 	return slices.Clone(w.seen)
 }
 
-// section returns the lines printed for one pool, from its "== pool" line to the blank line that ends it.
-func section(stdout, pool string) string {
+// poolSection returns the lines printed for one pool, from its "== pool" line to the blank line that ends it.
+func poolSection(stdout, pool string) string {
 	start := strings.Index(stdout, "\n== pool "+pool+": ")
 	if start < 0 {
 		return ""
@@ -201,7 +202,7 @@ func previewNames(t *testing.T, stdout, stderr string) []string {
 }
 
 func TestPreviewOnlyReadsAndAReadOnlyUserMayRunIt(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	apply(t, fixtures.Image(), fixtures.IDMS("preview-base", fixtures.Mirror("quay.io/preview-base", "m.local/preview-base")))
 	reader := readOnlyKubeconfig(t, "preview-reader", true)
 	blind := readOnlyKubeconfig(t, "preview-blind", false)
@@ -262,8 +263,8 @@ func TestPreviewOnlyReadsAndAReadOnlyUserMayRunIt(t *testing.T) {
 		t.Errorf("the API server saw writes while only preview ran: %q", w)
 	}
 	// The watches do see a write.
-	kubectl(t, "apply", "-f", change)
-	eventually(t, 10*time.Second, "the watch to see kubectl's write", func() (bool, string) {
+	cp.RunKubectl(t, "apply", "-f", change)
+	framework.Eventually(t, 10*time.Second, "the watch to see kubectl's write", func() (bool, string) {
 		w := writes.get()
 		return slices.Contains(w, "ADDED imagedigestmirrorsets"), strings.Join(w, ", ")
 	})
@@ -272,14 +273,14 @@ func TestPreviewOnlyReadsAndAReadOnlyUserMayRunIt(t *testing.T) {
 // machineConfigYAML returns a generated MachineConfig as kubectl prints it, saved in a file.
 func machineConfigYAML(t *testing.T, name string) string {
 	t.Helper()
-	return writeTemp(t, name+".yaml", kubectl(t, "get", "machineconfig", name, "-o", "yaml"))
+	return writeTemp(t, name+".yaml", cp.RunKubectl(t, "get", "machineconfig", name, "-o", "yaml"))
 }
 
 func TestPreviewPredictsWhatTheControllerThenWrites(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	apply(t, fixtures.Image(), fixtures.ITMS("preview-tools", fixtures.Mirror("quay.io/preview-tools", "m.local/preview-tools")))
 	startSim(t)
-	startController(t, cp.RESTConfig, fastSettle, 0)
+	startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	if _, _, code := runWait(t, "--kubeconfig", cp.KubeconfigPath, "--timeout", "60s"); code != 0 {
 		t.Fatalf("wait: exit %d", code)
 	}
@@ -302,14 +303,14 @@ spec:
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}
-	kubectlNames := strings.Fields(kubectl(t, "apply", "--dry-run=client", "-o", "name", "-f", dir, "-f", tools))
+	kubectlNames := strings.Fields(cp.RunKubectl(t, "apply", "--dry-run=client", "-o", "name", "-f", dir, "-f", tools))
 	slices.Sort(kubectlNames)
 	if got := previewNames(t, stdout, stderr); !slices.Equal(got, kubectlNames) {
 		t.Errorf("preview read %q, kubectl reads %q from the same paths", got, kubectlNames)
 	}
 
 	before := map[string]string{masterMC: machineConfigYAML(t, masterMC), workerMC: machineConfigYAML(t, workerMC)}
-	kubectl(t, "apply", "-f", dir, "-f", tools)
+	cp.RunKubectl(t, "apply", "-f", dir, "-f", tools)
 	waitForEntry(t, "quay.io/preview-a", "the new mirror set written", func(e *sysregistriesv2.Registry) bool {
 		return slices.Equal(mirrorLocations(e), []string{"m.local/preview-a(digest-only)"})
 	})
@@ -318,7 +319,7 @@ spec:
 	// What preview said of each pool is what diff says of the MachineConfigs before and after the write.
 	for pool, name := range map[string]string{"master": masterMC, "worker": workerMC} {
 		diff, diffErr, diffCode := runBinary(t, "diff", before[name], machineConfigYAML(t, name))
-		predicted := section(stdout, pool)
+		predicted := poolSection(stdout, pool)
 		header := "== pool " + pool + ": " + name + " would be updated\n"
 		if diffCode != 1 || !strings.HasPrefix(predicted, header) || strings.TrimPrefix(predicted, header) != diff {
 			t.Errorf("pool %s: preview predicted\n%s\ndiff of the MachineConfigs (exit %d) says\n%s%s", pool, predicted, diffCode, diff, diffErr)
@@ -341,7 +342,7 @@ spec:
 				t.Errorf("exit %d, want 1 and %q:\n%s", code, want, stdout)
 			}
 		}
-		kubectl(t, "delete", "imagedigestmirrorset", "preview-a")
+		cp.RunKubectl(t, "delete", "imagedigestmirrorset", "preview-a")
 		waitForEntry(t, "quay.io/preview-a", "the mirror set's entry gone", func(e *sysregistriesv2.Registry) bool { return e == nil })
 		stdout, _, code = runBinary(t, "preview", "--kubeconfig", cp.KubeconfigPath, "--delete", "ImageTagMirrorSet/preview-tools", "-f", tools)
 		if code != 2 {
@@ -363,8 +364,8 @@ spec:
 				t.Errorf("exit %d, want 1 and %q:\n%s", code, want, stdout)
 			}
 		}
-		kubectl(t, "apply", "-f", creds)
-		defer kubectl(t, "delete", "criocredentialproviderconfig", "cluster")
+		cp.RunKubectl(t, "apply", "-f", creds)
+		defer cp.RunKubectl(t, "delete", "criocredentialproviderconfig", "cluster")
 		waitForCredentialFiles(t, "the MachineConfigs preview announced", func(f map[string]string) bool { return len(f) == 2 })
 		stdout, _, code = runBinary(t, "preview", "--kubeconfig", cp.KubeconfigPath, "-f", creds)
 		if code != 0 || !strings.Contains(stdout, "97-worker-generated-credentialproviderconfig would stay as it is") {
@@ -384,9 +385,9 @@ spec:
 			t.Fatalf("no event line:\n%s", stdout)
 		}
 		predicted := strings.ReplaceAll(strings.TrimSuffix(stdout[i+len(prefix):], "\n"), "\n    ", "\n")
-		kubectl(t, "apply", "-f", bad)
-		defer kubectl(t, "delete", "imagecontentsourcepolicy", "preview-bad")
-		eventually(t, 20*time.Second, "the controller's event", func() (bool, string) {
+		cp.RunKubectl(t, "apply", "-f", bad)
+		defer cp.RunKubectl(t, "delete", "imagecontentsourcepolicy", "preview-bad")
+		framework.Eventually(t, 20*time.Second, "the controller's event", func() (bool, string) {
 			evs := events(t, "preview-bad", "InvalidMirrorConfiguration")
 			if len(evs) == 0 {
 				return false, "no event"
@@ -412,10 +413,10 @@ spec:
 `
 
 func TestPreviewFollowsTheClustersNodeDisruptionPolicyTopologyAndRollout(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	apply(t, fixtures.Image(), fixtures.ITMS("preview-tools", fixtures.Mirror("quay.io/preview-tools", "m.local/preview-tools")))
 	sim := startSim(t)
-	startController(t, cp.RESTConfig, fastSettle, 0)
+	startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	if _, _, code := runWait(t, "--kubeconfig", cp.KubeconfigPath, "--timeout", "60s"); code != 0 {
 		t.Fatalf("wait: exit %d", code)
 	}
@@ -426,7 +427,7 @@ func TestPreviewFollowsTheClustersNodeDisruptionPolicyTopologyAndRollout(t *test
 		if code != 1 {
 			t.Fatalf("exit %d, want 1:\n%s%s", code, stdout, stderr)
 		}
-		worker := section(stdout, "worker")
+		worker := poolSection(stdout, "worker")
 		m := regexp.MustCompile(`(?m)^action: (\S+) `).FindStringSubmatch(worker)
 		if m == nil {
 			t.Fatalf("no action for pool worker:\n%s", stdout)
@@ -438,25 +439,25 @@ func TestPreviewFollowsTheClustersNodeDisruptionPolicyTopologyAndRollout(t *test
 		t.Errorf("by the defaults: %s, want reload-crio", got)
 	}
 	kubectlApply(t, machineConfigurationWithStatus)
-	defer kubectl(t, "delete", "machineconfiguration", "cluster", "--ignore-not-found")
+	defer cp.RunKubectl(t, "delete", "machineconfiguration", "cluster", "--ignore-not-found")
 	if got, out := action("-f", add); got != "restart-crio" || !strings.Contains(out, `node disruption policies: MachineConfiguration "cluster" spec.nodeDisruptionPolicy over the defaults`) {
 		t.Errorf("by the admin's spec (no operator filled the status): %s, want restart-crio:\n%s", got, out)
 	}
 	// The operator's status is what the daemon reads: here it says Drain, which wins over the spec.
-	kubectl(t, "patch", "machineconfiguration", "cluster", "--subresource=status", "--type=merge", "-p",
+	cp.RunKubectl(t, "patch", "machineconfiguration", "cluster", "--subresource=status", "--type=merge", "-p",
 		`{"status":{"observedGeneration":1,"nodeDisruptionPolicyStatus":{"clusterPolicies":{"files":[{"path":"/etc/containers/registries.conf","actions":[{"type":"Drain"},{"type":"Reload","reload":{"serviceName":"crio.service"}}]}]}}}}`)
 	if got, out := action("-f", add); got != "drain-and-reload-crio" || !strings.Contains(out, `node disruption policies: MachineConfiguration "cluster" status.nodeDisruptionPolicyStatus.clusterPolicies`) {
 		t.Errorf("by the status: %s, want drain-and-reload-crio:\n%s", got, out)
 	}
-	kubectl(t, "delete", "machineconfiguration", "cluster")
+	cp.RunKubectl(t, "delete", "machineconfiguration", "cluster")
 
 	t.Run("a single-node cluster never drains", func(t *testing.T) {
 		if got, _ := action("--delete", "ImageTagMirrorSet/preview-tools"); got != "drain-and-reload-crio" {
 			t.Errorf("a removed entry: %s, want drain-and-reload-crio", got)
 		}
 		kubectlApply(t, "apiVersion: config.openshift.io/v1\nkind: Infrastructure\nmetadata:\n  name: cluster\nspec: {}\n")
-		defer kubectl(t, "delete", "infrastructure", "cluster")
-		kubectl(t, "patch", "infrastructure", "cluster", "--subresource=status", "--type=merge", "-p",
+		defer cp.RunKubectl(t, "delete", "infrastructure", "cluster")
+		cp.RunKubectl(t, "patch", "infrastructure", "cluster", "--subresource=status", "--type=merge", "-p",
 			`{"status":{"controlPlaneTopology":"SingleReplica","infrastructureTopology":"SingleReplica"}}`)
 		got, out := action("--delete", "ImageTagMirrorSet/preview-tools")
 		if got != "reload-crio" || !strings.Contains(out, `single-node cluster (Infrastructure "cluster" status.controlPlaneTopology SingleReplica): nodes never drain`) {
@@ -467,13 +468,13 @@ func TestPreviewFollowsTheClustersNodeDisruptionPolicyTopologyAndRollout(t *test
 	t.Run("a rollout in progress is noted, with what the nodes not yet updated would do", func(t *testing.T) {
 		sim.Pause("worker")
 		defer sim.Resume("worker")
-		kubectl(t, "apply", "-f", add)
-		defer kubectl(t, "delete", "imagedigestmirrorset", "preview-a")
+		cp.RunKubectl(t, "apply", "-f", add)
+		defer cp.RunKubectl(t, "delete", "imagedigestmirrorset", "preview-a")
 		waitForEntry(t, "quay.io/preview-a", "the mirror set written", func(e *sysregistriesv2.Registry) bool { return e != nil })
 		_, out := action("--delete", "ImageTagMirrorSet/preview-tools")
 		note := regexp.MustCompile(`(?m)^note: a rollout is in progress: .*; nodes not yet updated run (rendered-worker-[0-9a-f]{32}), which differs from ` +
 			`99-worker-generated-registries \(/etc/containers/registries.conf differs\)\n  nodes still on rendered-worker-[0-9a-f]{32} would go straight to the new files: drain-and-reload-crio `)
-		m := note.FindStringSubmatch(section(out, "worker"))
+		m := note.FindStringSubmatch(poolSection(out, "worker"))
 		if m == nil || m[1] != statusConfig(t, "worker") {
 			t.Errorf("no rollout note naming the pool's status.configuration %s:\n%s", statusConfig(t, "worker"), out)
 		}

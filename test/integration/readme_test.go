@@ -130,10 +130,10 @@ func TestTheREADMEExamples(t *testing.T) {
 	for _, b := range blocks {
 		if b.live && !liveStarted {
 			liveStarted = true
-			reset(t)
-			kubectl(t, "apply", "-f", filepath.Join(root, "examples"))
+			cp.Reset(t)
+			cp.RunKubectl(t, "apply", "-f", filepath.Join(root, "examples"))
 			startSim(t)
-			startController(t, cp.RESTConfig, fastSettle, 0)
+			startInProcess(t, cp.RESTConfig, fastSettle, 0)
 			env = append(env, "KUBECONFIG="+cp.KubeconfigPath)
 		}
 		for _, s := range b.steps {

@@ -21,12 +21,7 @@ const simStep = 50 * time.Millisecond
 // startSim runs the MCO simulator (rendered configs, pool status) for one test.
 func startSim(t *testing.T) *mcosim.Sim {
 	t.Helper()
-	sim, err := mcosim.Start(t.Context(), cp.MachineConfig, mcosim.Options{StepDelay: simStep})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Stop)
-	return sim
+	return mcosim.StartForTest(t, cp.MachineConfig, mcosim.Options{StepDelay: simStep})
 }
 
 // rolledOut matches a RolledOut message and captures the pool and rendered config.
@@ -57,7 +52,7 @@ func rolloutEvents(t *testing.T, name, reason, eventType string) map[string][]st
 func waitRolledOut(t *testing.T, name string, n int) map[string][]string {
 	t.Helper()
 	var got map[string][]string
-	eventually(t, 30*time.Second, "RolledOut events on "+name, func() (bool, string) {
+	framework.Eventually(t, 30*time.Second, "RolledOut events on "+name, func() (bool, string) {
 		got = rolloutEvents(t, name, "RolledOut", "Normal")
 		return len(got[framework.PoolMaster]) >= 1 && len(got[framework.PoolWorker]) == n, fmt.Sprint(got)
 	})
@@ -88,12 +83,12 @@ func checkRolledOut(t *testing.T, msg, pool string) {
 }
 
 func TestARolloutIsReportedOnTheImageAndTheObjectsChangedOnceLive(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	apply(t, fixtures.Image(fixtures.Insecure("lab.local:5000")),
 		fixtures.IDMS("steady", fixtures.Mirror("quay.io/steady", "m.local/steady")),
 		fixtures.IDMS("old", fixtures.Mirror("quay.io/old", "m.local/old")))
 	sim := startSim(t)
-	ctrl := startController(t, cp.RESTConfig, fastSettle, 0)
+	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 0)
 
 	// The first write after the start is attributed to the Image alone.
 	for pool, msgs := range waitRolledOut(t, "cluster", 1) {
@@ -104,7 +99,7 @@ func TestARolloutIsReportedOnTheImageAndTheObjectsChangedOnceLive(t *testing.T) 
 			t.Errorf("the first write was attributed to %s: %v", name, got[0].Message)
 		}
 	}
-	eventually(t, 10*time.Second, "rollout_pending 0 for both pools", func() (bool, string) {
+	framework.Eventually(t, 10*time.Second, "rollout_pending 0 for both pools", func() (bool, string) {
 		m, w := ctrl.gauge(t, "registries_controller_rollout_pending", "master"), ctrl.gauge(t, "registries_controller_rollout_pending", "worker")
 		return m == 0 && w == 0, fmt.Sprint(m, w)
 	})
@@ -115,8 +110,8 @@ func TestARolloutIsReportedOnTheImageAndTheObjectsChangedOnceLive(t *testing.T) 
 	// A change while the worker pool is paused: pending there, live on master.
 	sim.Pause(framework.PoolWorker)
 	apply(t, fixtures.IDMS("team-a", fixtures.Mirror("quay.io/team-a", "m.local/team-a")))
-	kubectl(t, "delete", "imagedigestmirrorset", "old")
-	eventually(t, 20*time.Second, "rollout_pending 1 for the paused worker pool, 0 for master", func() (bool, string) {
+	cp.RunKubectl(t, "delete", "imagedigestmirrorset", "old")
+	framework.Eventually(t, 20*time.Second, "rollout_pending 1 for the paused worker pool, 0 for master", func() (bool, string) {
 		m, w := ctrl.gauge(t, "registries_controller_rollout_pending", "master"), ctrl.gauge(t, "registries_controller_rollout_pending", "worker")
 		master := rolloutEvents(t, "team-a", "RolledOut", "Normal")[framework.PoolMaster]
 		return m == 0 && w == 1 && len(master) >= 1, fmt.Sprint(m, w, master)
@@ -142,7 +137,7 @@ func TestARolloutIsReportedOnTheImageAndTheObjectsChangedOnceLive(t *testing.T) 
 	if got := events(t, "steady", "RolledOut"); len(got) != 0 {
 		t.Errorf("an unchanged object got a RolledOut event: %s", got[0].Message)
 	}
-	eventually(t, 10*time.Second, "rollout_pending 0 again", func() (bool, string) {
+	framework.Eventually(t, 10*time.Second, "rollout_pending 0 again", func() (bool, string) {
 		w := ctrl.gauge(t, "registries_controller_rollout_pending", "worker")
 		return w == 0, fmt.Sprint(w)
 	})
@@ -153,16 +148,16 @@ func TestARolloutIsReportedOnTheImageAndTheObjectsChangedOnceLive(t *testing.T) 
 }
 
 func TestADegradedPoolIsReportedAndALaterWriteSupersedesTheRollout(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	apply(t, fixtures.Image())
 	sim := startSim(t)
-	startController(t, cp.RESTConfig, fastSettle, 0)
+	startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	waitRolledOut(t, "cluster", 1)
 
 	// Two writes while the worker pool is held and then degraded: the first is never reported as live there.
 	sim.Pause(framework.PoolWorker)
 	apply(t, fixtures.IDMS("first", fixtures.Mirror("quay.io/first", "m.local/first")))
-	eventually(t, 20*time.Second, "the first change live on master", func() (bool, string) {
+	framework.Eventually(t, 20*time.Second, "the first change live on master", func() (bool, string) {
 		got := rolloutEvents(t, "first", "RolledOut", "Normal")
 		return len(got[framework.PoolMaster]) == 1, fmt.Sprint(got)
 	})
@@ -170,14 +165,14 @@ func TestADegradedPoolIsReportedAndALaterWriteSupersedesTheRollout(t *testing.T)
 	sim.Resume(framework.PoolWorker)
 	want := `not live on pool worker, the pool is degraded: NodeDegraded: Node worker-0 is reporting: "disk full"`
 	for _, name := range []string{"cluster", "first"} {
-		eventually(t, 20*time.Second, "RolloutDegraded on "+name, func() (bool, string) {
+		framework.Eventually(t, 20*time.Second, "RolloutDegraded on "+name, func() (bool, string) {
 			got := rolloutEvents(t, name, "RolloutDegraded", "Warning")[framework.PoolWorker]
 			return len(got) == 1 && got[0] == want, fmt.Sprint(got)
 		})
 	}
 
 	apply(t, fixtures.IDMS("second", fixtures.Mirror("quay.io/second", "m.local/second")))
-	eventually(t, 20*time.Second, "the second change live on master", func() (bool, string) {
+	framework.Eventually(t, 20*time.Second, "the second change live on master", func() (bool, string) {
 		got := rolloutEvents(t, "second", "RolledOut", "Normal")
 		return len(got[framework.PoolMaster]) == 1, fmt.Sprint(got)
 	})

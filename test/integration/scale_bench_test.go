@@ -3,8 +3,6 @@ package integration
 import (
 	"bufio"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -77,7 +75,7 @@ func BenchmarkScaleBurst(b *testing.B) {
 	} {
 		n, full := tc.n, tc.full
 		b.Run(tc.name, func(b *testing.B) {
-			reset(b)
+			cp.Reset(b)
 			kubectlApply(b, "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata: {name: cluster}\nspec: {}\n")
 			set := fixtures.OCMirror(n)
 			dir := writeManifests(b, set.Objects())
@@ -91,7 +89,7 @@ func BenchmarkScaleBurst(b *testing.B) {
 			writes := watchRegistriesWrites(b)
 			time.Sleep(scaleQuiet)
 
-			burst := measureBurst(b, p, proxy, writes, func() { kubectl(b, "apply", "-f", dir) }, expectFinal(set))
+			burst := measureBurst(b, p, proxy, writes, func() { cp.RunKubectl(b, "apply", "-f", dir) }, expectFinal(set))
 			b.ReportMetric(burst.kubectl.Seconds(), "kubectl-s")
 			b.ReportMetric(burst.settle.Seconds(), "settle-s")
 			b.ReportMetric(burst.writesPerPool, "writes/pool")
@@ -126,7 +124,7 @@ func BenchmarkScaleBurst(b *testing.B) {
 					n, len(latencies), median.Round(time.Millisecond), p95.Round(time.Millisecond), scaleSettleDelay)
 			}
 
-			gone := measureBurst(b, p, proxy, writes, func() { kubectl(b, "delete", "-f", dir, "--wait=false") }, expectNoSources)
+			gone := measureBurst(b, p, proxy, writes, func() { cp.RunKubectl(b, "delete", "-f", dir, "--wait=false") }, expectNoSources)
 			b.ReportMetric(gone.kubectl.Seconds(), "delete-kubectl-s")
 			b.ReportMetric(gone.settle.Seconds(), "delete-settle-s")
 			b.ReportMetric(gone.writesPerPool, "delete-writes/pool")
@@ -153,13 +151,13 @@ func BenchmarkInformerMemory(b *testing.B) {
 		{"transform=off", []string{"--keep-unread-fields"}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			reset(b)
+			cp.Reset(b)
 			kubectlApply(b, "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata: {name: cluster}\nspec: {}\n")
-			kubectl(b, "apply", "-f", writeManifests(b, set.Objects()))
+			cp.RunKubectl(b, "apply", "-f", writeManifests(b, set.Objects()))
 			p := startScaleProcess(b, "memory", cp.KubeconfigPath, tc.args...)
 			start := time.Now()
 			final := expectFinal(set)
-			eventually(b, 3*time.Minute, "the final MachineConfig", func() (bool, string) {
+			framework.Eventually(b, 3*time.Minute, "the final MachineConfig", func() (bool, string) {
 				mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), workerMC, metav1.GetOptions{})
 				if err != nil {
 					return false, err.Error()
@@ -201,7 +199,7 @@ func measureBurst(b *testing.B, p *scaleProcess, proxy *framework.Proxy, writes 
 	run()
 	applied := time.Now()
 	var last time.Time
-	eventually(b, 5*time.Minute, "the final MachineConfigs, then quiet", func() (bool, string) {
+	framework.Eventually(b, 5*time.Minute, "the final MachineConfigs, then quiet", func() (bool, string) {
 		all := writes.since(writes0)
 		if len(all) == 0 {
 			return false, "no write yet"
@@ -351,31 +349,10 @@ func writeManifests(b testing.TB, objs []runtime.Object) string {
 }
 
 // registriesConfOf returns the registries.conf a generated MachineConfig writes, decoded without the code under
-// test; "" when it has none.
-func registriesConfOf(b testing.TB, mc *mcfgv1.MachineConfig) string {
-	b.Helper()
-	var ign struct {
-		Storage struct {
-			Files []struct {
-				Path     string
-				Contents struct{ Source string }
-			}
-		}
-	}
-	if err := json.Unmarshal(mc.Spec.Config.Raw, &ign); err != nil {
-		b.Fatalf("MachineConfig %s: %v", mc.Name, err)
-	}
-	const prefix = "data:text/plain;charset=utf-8;base64,"
-	for _, f := range ign.Storage.Files {
-		if f.Path == "/etc/containers/registries.conf" {
-			data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(f.Contents.Source, prefix))
-			if err != nil {
-				b.Fatalf("MachineConfig %s: %v", mc.Name, err)
-			}
-			return string(data)
-		}
-	}
-	return ""
+// test (framework.NodeFiles); "" when it has none.
+func registriesConfOf(t testing.TB, mc *mcfgv1.MachineConfig) string {
+	t.Helper()
+	return framework.MustNodeFiles(t, mc)["/etc/containers/registries.conf"]
 }
 
 // writeLog records every write of the two generated registries MachineConfigs a watch delivers, with the time it

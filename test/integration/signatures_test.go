@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/openshift/registries-controller/test/fixtures"
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 const (
@@ -27,7 +28,7 @@ func workerFiles(t *testing.T) (map[string]string, string) {
 	if err != nil {
 		return nil, ""
 	}
-	return nodeFiles(t, mc), mc.ResourceVersion
+	return framework.MustNodeFiles(t, mc), mc.ResourceVersion
 }
 
 // pendingCondition returns the Pending condition of an ImagePolicy ("" namespace: a ClusterImagePolicy).
@@ -59,27 +60,27 @@ func pendingCondition(t *testing.T, namespace, name string) *metav1.Condition {
 // follows the MachineConfigs and the objects' status (docs/semantics.md §9): files added and removed, the
 // Pending condition set and cleared, an invalid policy reported without touching the MachineConfigs.
 func TestSignaturePoliciesThroughTheAPIServer(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	if _, _, err := cp.Kubectl(context.Background(), nil, "create", "namespace", "team-a"); err != nil {
 		t.Logf("namespace team-a: %v", err) // left by an earlier run
 	}
-	ctrl := startController(t, cp.RESTConfig, fastSettle, 0)
+	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	key := fixtures.PublicKey([]byte(publicKeyPEM))
 
 	apply(t, fixtures.CIP("signed", key, "quay.io/signed"))
-	eventually(t, 20*time.Second, "policy.json and sigstore-registries.yaml with the CIP scope", func() (bool, string) {
+	framework.Eventually(t, 20*time.Second, "policy.json and sigstore-registries.yaml with the CIP scope", func() (bool, string) {
 		files, _ := workerFiles(t)
 		return strings.Contains(files[policyJSON], `"quay.io/signed"`) && strings.Contains(files[sigstoreYAML], "quay.io/signed:"), fmt.Sprint(files)
 	})
 
 	apply(t, fixtures.IP("team-a", "nested", key, "quay.io/signed/app", "other.io/team"))
-	eventually(t, 20*time.Second, "Pending=True ConflictScopes on the nested ImagePolicy, and its namespace file", func() (bool, string) {
+	framework.Eventually(t, 20*time.Second, "Pending=True ConflictScopes on the nested ImagePolicy, and its namespace file", func() (bool, string) {
 		c := pendingCondition(t, "team-a", "nested")
 		files, _ := workerFiles(t)
 		ok := c != nil && c.Status == metav1.ConditionTrue && c.Reason == "ConflictScopes" && strings.Contains(files[teamAPolicy], `"other.io/team"`)
 		return ok, fmt.Sprintf("%+v", c)
 	})
-	if out := kubectl(t, "describe", "imagepolicy", "nested", "-n", "team-a"); !strings.Contains(out, "ConflictScopes") || !strings.Contains(out, "MirrorConfigurationNotApplied") {
+	if out := cp.RunKubectl(t, "describe", "imagepolicy", "nested", "-n", "team-a"); !strings.Contains(out, "ConflictScopes") || !strings.Contains(out, "MirrorConfigurationNotApplied") {
 		t.Errorf("kubectl describe does not show the condition and the event:\n%s", out)
 	}
 
@@ -87,7 +88,7 @@ func TestSignaturePoliciesThroughTheAPIServer(t *testing.T) {
 	_, before := workerFiles(t)
 	invalidBefore := ctrl.counter(t, "registries_controller_syncs_total", map[string]string{"result": "invalid"})
 	apply(t, fixtures.CIP("redhat", key, "registry.redhat.io"))
-	eventually(t, 20*time.Second, "a Warning event and Pending=True Invalid on the invalid ClusterImagePolicy", func() (bool, string) {
+	framework.Eventually(t, 20*time.Second, "a Warning event and Pending=True Invalid on the invalid ClusterImagePolicy", func() (bool, string) {
 		c := pendingCondition(t, "", "redhat")
 		evs := events(t, "redhat", "InvalidMirrorConfiguration")
 		return c != nil && c.Reason == "Invalid" && len(evs) == 1, fmt.Sprintf("%+v, %d events", c, len(evs))
@@ -95,26 +96,26 @@ func TestSignaturePoliciesThroughTheAPIServer(t *testing.T) {
 	if ctrl.counter(t, "registries_controller_syncs_total", map[string]string{"result": "invalid"}) <= invalidBefore {
 		t.Error("no invalid sync was counted")
 	}
-	eventually(t, 5*time.Second, "invalid_objects to count the policy", func() (bool, string) {
+	framework.Eventually(t, 5*time.Second, "invalid_objects to count the policy", func() (bool, string) {
 		n := ctrl.counter(t, "registries_controller_invalid_objects", nil)
 		return n == 1, fmt.Sprint(n)
 	})
 	if _, after := workerFiles(t); after != before {
 		t.Errorf("the worker MachineConfig changed (resourceVersion %s -> %s) while the input was invalid", before, after)
 	}
-	kubectl(t, "delete", "clusterimagepolicy", "redhat")
+	cp.RunKubectl(t, "delete", "clusterimagepolicy", "redhat")
 
 	// Without the CIP the ImagePolicy's scope applies: the condition goes.
-	kubectl(t, "delete", "clusterimagepolicy", "signed")
-	eventually(t, 20*time.Second, "the Pending condition cleared", func() (bool, string) {
+	cp.RunKubectl(t, "delete", "clusterimagepolicy", "signed")
+	framework.Eventually(t, 20*time.Second, "the Pending condition cleared", func() (bool, string) {
 		c := pendingCondition(t, "team-a", "nested")
 		files, _ := workerFiles(t)
 		return c == nil && strings.Contains(files[teamAPolicy], `"quay.io/signed/app"`), fmt.Sprintf("%+v", c)
 	})
 
 	// Deleting the last policy removes every signature file.
-	kubectl(t, "delete", "imagepolicy", "nested", "-n", "team-a")
-	eventually(t, 20*time.Second, "no signature file left", func() (bool, string) {
+	cp.RunKubectl(t, "delete", "imagepolicy", "nested", "-n", "team-a")
+	framework.Eventually(t, 20*time.Second, "no signature file left", func() (bool, string) {
 		files, _ := workerFiles(t)
 		_, p := files[policyJSON]
 		_, s := files[sigstoreYAML]

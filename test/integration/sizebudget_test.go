@@ -16,6 +16,7 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/test/fixtures"
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // The size budget against the real API server (etcd with its default 1.5 MiB request limit). The counts were chosen
@@ -66,10 +67,10 @@ func imageEvents(t *testing.T, reason string) []corev1.Event {
 }
 
 func TestTheSizeBudgetWarnsAt80PercentAndWritesNothingOverTheLimit(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	kubectlApply(t, "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata: {name: cluster}\nspec: {}\n")
-	r := startController(t, cp.RESTConfig, fastSettle, 0)
-	waitWorkerContainsT(t, "", 30*time.Second)
+	r := startInProcess(t, cp.RESTConfig, fastSettle, 0)
+	waitWorkerContains(t, "", 30*time.Second)
 	size := func(pool string) int {
 		return int(r.counter(t, "registries_controller_machineconfig_bytes", map[string]string{"pool": pool, "output": "registries"}))
 	}
@@ -79,11 +80,11 @@ func TestTheSizeBudgetWarnsAt80PercentAndWritesNothingOverTheLimit(t *testing.T)
 	for first := 0; first < budgetNear; first += budgetPerObject {
 		near = append(near, budgetObject(fmt.Sprintf("budget-%02d", first/budgetPerObject), first, budgetPerObject))
 	}
-	kubectl(t, "apply", "-f", writeManifests(t, near))
+	cp.RunKubectl(t, "apply", "-f", writeManifests(t, near))
 	lastNear := fixtures.ScaleEntry(budgetNear-1, 0, 2).Mirrors[1]
-	waitWorkerContainsT(t, lastNear, 30*time.Second)
+	waitWorkerContains(t, lastNear, 30*time.Second)
 	var warning corev1.Event
-	eventually(t, 10*time.Second, "a MachineConfigNearSizeLimit Warning on the Image for the worker pool", func() (bool, string) {
+	framework.Eventually(t, 10*time.Second, "a MachineConfigNearSizeLimit Warning on the Image for the worker pool", func() (bool, string) {
 		var seen []string
 		for _, e := range imageEvents(t, reasons.MachineConfigNearSizeLimit) {
 			seen = append(seen, e.Message)
@@ -127,7 +128,7 @@ func TestTheSizeBudgetWarnsAt80PercentAndWritesNothingOverTheLimit(t *testing.T)
 	large := budgetObject("budget-large", budgetNear, budgetOverSource)
 	apply(t, large)
 	var invalid corev1.Event
-	eventually(t, 20*time.Second, "an InvalidMirrorConfiguration Warning on the Image", func() (bool, string) {
+	framework.Eventually(t, 20*time.Second, "an InvalidMirrorConfiguration Warning on the Image", func() (bool, string) {
 		evs := imageEvents(t, reasons.InvalidMirrorConfiguration)
 		if len(evs) != 1 {
 			return false, fmt.Sprint(len(evs), " events")
@@ -145,7 +146,7 @@ func TestTheSizeBudgetWarnsAt80PercentAndWritesNothingOverTheLimit(t *testing.T)
 		t.Errorf("registries_controller_machineconfig_bytes{pool=worker} %d, the event says %d", got, overBytes)
 	}
 	var contributors []string
-	eventually(t, 10*time.Second, "InvalidMirrorConfiguration on the ten largest contributors", func() (bool, string) {
+	framework.Eventually(t, 10*time.Second, "InvalidMirrorConfiguration on the ten largest contributors", func() (bool, string) {
 		contributors = nil
 		list, err := cp.Kube.CoreV1().Events("").List(context.Background(), metav1.ListOptions{FieldSelector: "reason=" + reasons.InvalidMirrorConfiguration})
 		if err != nil {
@@ -188,10 +189,10 @@ func TestTheSizeBudgetWarnsAt80PercentAndWritesNothingOverTheLimit(t *testing.T)
 	}
 }
 
-// waitWorkerContainsT waits until the worker MachineConfig's files contain substring.
-func waitWorkerContainsT(t *testing.T, substring string, timeout time.Duration) {
+// waitWorkerContains waits until the worker MachineConfig's registries.conf contains substring.
+func waitWorkerContains(t testing.TB, substring string, timeout time.Duration) {
 	t.Helper()
-	eventually(t, timeout, fmt.Sprintf("the worker MachineConfig with %q", substring), func() (bool, string) {
+	framework.Eventually(t, timeout, fmt.Sprintf("the worker MachineConfig with %q", substring), func() (bool, string) {
 		mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), workerMC, metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()

@@ -38,10 +38,10 @@ var (
 )
 
 func TestWaitExitsWithTheStatusOfTheRollout(t *testing.T) {
-	reset(t)
+	cp.Reset(t)
 	apply(t, fixtures.Image())
 	sim := startSim(t)
-	startController(t, cp.RESTConfig, fastSettle, 0)
+	startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	kubeconfig := cp.KubeconfigPath
 
 	t.Run("0 once every node of every built-in pool runs the change, with a line per state", func(t *testing.T) {
@@ -74,8 +74,8 @@ func TestWaitExitsWithTheStatusOfTheRollout(t *testing.T) {
 	})
 
 	t.Run("1 on timeout, naming the pools not live and where they stand", func(t *testing.T) {
-		kubectl(t, "patch", "machineconfigpool", "worker", "--type=merge", "-p", `{"spec":{"paused":true}}`)
-		defer kubectl(t, "patch", "machineconfigpool", "worker", "--type=merge", "-p", `{"spec":{"paused":false}}`)
+		cp.RunKubectl(t, "patch", "machineconfigpool", "worker", "--type=merge", "-p", `{"spec":{"paused":true}}`)
+		defer cp.RunKubectl(t, "patch", "machineconfigpool", "worker", "--type=merge", "-p", `{"spec":{"paused":false}}`)
 		apply(t, fixtures.IDMS("wait-b", fixtures.Mirror("quay.io/wait-b", "m.local/wait-b")))
 		_, stderr, code := runWait(t, "--kubeconfig", kubeconfig, "--timeout", "4s", "--pool", "worker")
 		if code != 1 {
@@ -97,7 +97,7 @@ func TestWaitExitsWithTheStatusOfTheRollout(t *testing.T) {
 
 	t.Run("3 on invalid inputs, printing the problems", func(t *testing.T) {
 		apply(t, fixtures.ICSP("wait-bad", fixtures.Mirror("quay.io/wait-bad", "https://m.local/wait-bad")))
-		defer kubectl(t, "delete", "imagecontentsourcepolicy", "wait-bad")
+		defer cp.RunKubectl(t, "delete", "imagecontentsourcepolicy", "wait-bad")
 		_, stderr, code := runWait(t, "--kubeconfig", kubeconfig, "--timeout", "60s")
 		if code != 3 || !strings.Contains(stderr, `ImageContentSourcePolicy "wait-bad": spec.repositoryDigestMirrors[0].mirrors[0]: "https://m.local/wait-bad": a mirror must not carry a scheme`) {
 			t.Errorf("exit %d, want 3 with the problem", code)

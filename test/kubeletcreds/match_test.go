@@ -1,14 +1,13 @@
 package kubeletcreds
 
 import (
-	"os"
-	"strings"
 	"testing"
 
 	kubeletcredentialprovider "k8s.io/kubernetes/pkg/credentialprovider"
 	"k8s.io/kubernetes/pkg/util/parsers"
 
 	"github.com/openshift/registries-controller/pkg/credentialprovider"
+	"github.com/openshift/registries-controller/test/framework/tables"
 )
 
 // The hand-written tables pkg/credentialprovider checks its functions against.
@@ -16,31 +15,6 @@ const (
 	matchImageTable = "../../pkg/credentialprovider/testdata/matchimage.txt"
 	lookupNameTable = "../../pkg/credentialprovider/testdata/lookupname.txt"
 )
-
-// readTable returns the rows of a whitespace-separated table, without comments and blank lines; want is the
-// number of fields of a row, 0 for at least two.
-func readTable(t testing.TB, path string, want int) [][]string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows [][]string
-	for _, line := range strings.Split(string(data), "\n") {
-		fields := strings.Fields(line)
-		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
-			continue
-		}
-		if want == 0 && len(fields) < 2 || want > 0 && len(fields) != want {
-			t.Fatalf("%s: %q: wrong number of fields", path, line)
-		}
-		rows = append(rows, fields)
-	}
-	if len(rows) == 0 {
-		t.Fatalf("%s: no rows", path)
-	}
-	return rows
-}
 
 // kubeletMatches is the kubelet's decision for a matchImages entry and an image (pluginProvider.isImageAllowed
 // ignores the error: no match).
@@ -52,7 +26,7 @@ func kubeletMatches(pattern, image string) bool {
 // TestMatchImageTable: the kubelet's own URLsMatchStr gives the hand-written answers of the table
 // pkg/credentialprovider checks MatchImage against, and MatchImage agrees.
 func TestMatchImageTable(t *testing.T) {
-	for _, row := range readTable(t, matchImageTable, 3) {
+	for _, row := range tables.Read(t, matchImageTable, 3) {
 		want := row[2] == "true"
 		if got := kubeletMatches(row[0], row[1]); got != want {
 			t.Errorf("kubelet: URLsMatchStr(%q, %q) = %v, the table says %v", row[0], row[1], got, want)
@@ -65,7 +39,7 @@ func TestMatchImageTable(t *testing.T) {
 
 // FuzzMatchImageAgreesWithKubelet: MatchImage and the kubelet decide alike for any pattern and image.
 func FuzzMatchImageAgreesWithKubelet(f *testing.F) {
-	for _, row := range readTable(f, matchImageTable, 3) {
+	for _, row := range tables.Read(f, matchImageTable, 3) {
 		f.Add(row[0], row[1])
 	}
 	f.Add("*", "quay.io/app")
@@ -82,7 +56,7 @@ func FuzzMatchImageAgreesWithKubelet(f *testing.F) {
 // TestLookupNameTable: the kubelet's own ParseImageName gives the hand-written names of the table
 // pkg/credentialprovider checks LookupName against, and LookupName agrees.
 func TestLookupNameTable(t *testing.T) {
-	for _, row := range readTable(t, lookupNameTable, 2) {
+	for _, row := range tables.Read(t, lookupNameTable, 2) {
 		repo, _, _, err := parsers.ParseImageName(row[0])
 		if err != nil || repo != row[1] {
 			t.Errorf("kubelet: ParseImageName(%q) = %q, %v; the table says %q", row[0], repo, err, row[1])
@@ -95,7 +69,7 @@ func TestLookupNameTable(t *testing.T) {
 
 // FuzzLookupNameAgreesWithKubelet: LookupName refuses what the kubelet refuses and names the rest alike.
 func FuzzLookupNameAgreesWithKubelet(f *testing.F) {
-	for _, row := range readTable(f, lookupNameTable, 2) {
+	for _, row := range tables.Read(f, lookupNameTable, 2) {
 		f.Add(row[0])
 	}
 	for _, s := range []string{"", "UPPER/app", "quay.io/app:tag:tag", "https://quay.io/app", "a/b/c/d:e@sha256:x"} {

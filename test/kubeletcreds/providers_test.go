@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/openshift/registries-controller/pkg/credentialprovider"
+	"github.com/openshift/registries-controller/test/framework/tables"
 )
 
 // goldenDir holds pkg/credentialprovider's golden cases, relative to this module.
@@ -101,7 +102,7 @@ func renderedFiles(t *testing.T) []renderedFile {
 func readKubeletTable(t *testing.T, path string) []tableRow {
 	t.Helper()
 	var rows []tableRow
-	for _, fields := range readTable(t, path, 0) {
+	for _, fields := range tables.Read(t, path, 0) {
 		r := tableRow{image: fields[0]}
 		if fields[1] != "-" {
 			r.providers = fields[1:]
@@ -121,7 +122,7 @@ func allTableImages(t *testing.T, files []renderedFile) []string {
 			images = append(images, r.image)
 		}
 	}
-	for _, row := range readTable(t, matchImageTable, 3) {
+	for _, row := range tables.Read(t, matchImageTable, 3) {
 		images = append(images, row[1])
 	}
 	slices.Sort(images)

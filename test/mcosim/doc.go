@@ -32,11 +32,7 @@
 //
 // Usage, with cp a *framework.ControlPlane whose built-in pools exist:
 //
-//	sim, err := mcosim.Start(ctx, cp.MachineConfig, mcosim.Options{StepDelay: 50 * time.Millisecond})
-//	if err != nil {
-//		t.Fatal(err)
-//	}
-//	t.Cleanup(sim.Stop)
+//	sim := mcosim.StartForTest(t, cp.MachineConfig, mcosim.Options{StepDelay: 50 * time.Millisecond})
 //	// ... the controller writes 99-worker-generated-registries ...
 //	rendered, err := sim.WaitUpdated(ctx, "worker")
 //	if err != nil {

@@ -21,15 +21,16 @@ func rollout(p *poolState, pool *mcfgv1.MachineConfigPool) []string {
 	for i := 0; i < 10 && p.pending(target, false); i++ {
 		p.step(target, maxUnavailable(pool, len(p.nodes)), false)
 		pool.Status = p.status(pool, nil, metav1.Now())
-		trace = append(trace, summary(pool))
+		trace = append(trace, statusSummary(pool))
 	}
 	return trace
 }
 
-func summary(pool *mcfgv1.MachineConfigPool) string {
+// statusSummary says what pool's status says: "CONFIG updated/ready/unavailable UPDATED".
+func statusSummary(pool *mcfgv1.MachineConfigPool) string {
 	st := pool.Status
 	return fmt.Sprintf("%s %d/%d/%d %s", st.Configuration.Name, st.UpdatedMachineCount, st.ReadyMachineCount,
-		st.UnavailableMachineCount, condition(pool, mcfgv1.MachineConfigPoolUpdated).Status)
+		st.UnavailableMachineCount, PoolCondition(pool, mcfgv1.MachineConfigPoolUpdated).Status)
 }
 
 // poolOn returns a pool with n machines all running config "A", and its spec.configuration set to target.
@@ -92,17 +93,17 @@ func TestADegradedMachineStopsTheRolloutAndIsReported(t *testing.T) {
 	}
 	p.step("B", 1, false)
 	pool.Status = p.status(pool, nil, metav1.Now())
-	if got, want := summary(pool), "A 0/0/1 False"; got != want {
+	if got, want := statusSummary(pool), "A 0/0/1 False"; got != want {
 		t.Errorf("status = %s, want %s", got, want)
 	}
-	c := condition(pool, mcfgv1.MachineConfigPoolNodeDegraded)
+	c := PoolCondition(pool, mcfgv1.MachineConfigPoolNodeDegraded)
 	if c.Status != corev1.ConditionTrue || c.Message != `Node worker-0 is reporting: "failed to drain node"` ||
 		c.Reason != "1 nodes are reporting degraded status on sync" {
 		t.Errorf("NodeDegraded = %+v", c)
 	}
 	if pool.Status.DegradedMachineCount != 1 || !conditionTrue(pool, mcfgv1.MachineConfigPoolDegraded) {
 		t.Errorf("degradedMachineCount = %d, Degraded = %v; want 1, True",
-			pool.Status.DegradedMachineCount, condition(pool, mcfgv1.MachineConfigPoolDegraded).Status)
+			pool.Status.DegradedMachineCount, PoolCondition(pool, mcfgv1.MachineConfigPoolDegraded).Status)
 	}
 }
 
@@ -127,7 +128,7 @@ func TestConditionsKeepTheirTransitionTimeWhileTheirStatusStays(t *testing.T) {
 	then := metav1.NewTime(metav1.Now().Add(-3600e9))
 	pool.Status = p.status(pool, nil, then)
 	pool.Status = p.status(pool, nil, metav1.Now())
-	if got := condition(pool, mcfgv1.MachineConfigPoolUpdated).LastTransitionTime; !got.Equal(&then) {
+	if got := PoolCondition(pool, mcfgv1.MachineConfigPoolUpdated).LastTransitionTime; !got.Equal(&then) {
 		t.Errorf("Updated lastTransitionTime = %v, want %v", got, then)
 	}
 }

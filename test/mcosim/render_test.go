@@ -8,31 +8,14 @@ import (
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/openshift/registries-controller/pkg/generated"
-	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/test/fixtures"
 )
 
-// config returns a MachineConfig of role writing files, given as path and contents in turn.
-func config(t *testing.T, name, role string, pathsAndContents ...string) *mcfgv1.MachineConfig {
-	t.Helper()
-	var files nodefiles.Files
-	for i := 0; i+1 < len(pathsAndContents); i += 2 {
-		files = append(files, nodefiles.File{Path: pathsAndContents[i], Data: []byte(pathsAndContents[i+1])})
-	}
-	raw, err := generated.Encode(files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &mcfgv1.MachineConfig{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{mcfgv1.MachineConfigRoleLabelKey: role}},
-		Spec:       mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: raw}},
-	}
-}
-
-func pool(name string, selector *metav1.LabelSelector) *mcfgv1.MachineConfigPool {
+// poolSelecting returns the pool name selecting the MachineConfigs selector matches.
+func poolSelecting(name string, selector *metav1.LabelSelector) *mcfgv1.MachineConfigPool {
 	return &mcfgv1.MachineConfigPool{
 		ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID("uid-" + name)},
 		Spec:       mcfgv1.MachineConfigPoolSpec{MachineConfigSelector: selector},
@@ -43,7 +26,8 @@ func roleSelector(role string) *metav1.LabelSelector {
 	return &metav1.LabelSelector{MatchLabels: map[string]string{mcfgv1.MachineConfigRoleLabelKey: role}}
 }
 
-func renderedFiles(t *testing.T, mc *mcfgv1.MachineConfig) []string {
+// pathsAndContents returns the files mc writes as "path=contents", in its order.
+func pathsAndContents(t *testing.T, mc *mcfgv1.MachineConfig) []string {
 	t.Helper()
 	files, err := generated.DecodeFiles(mc)
 	if err != nil {
@@ -58,17 +42,17 @@ func renderedFiles(t *testing.T, mc *mcfgv1.MachineConfig) []string {
 
 func TestTheRenderedConfigMergesTheSelectedConfigsInNameOrder(t *testing.T) {
 	all := []*mcfgv1.MachineConfig{
-		config(t, "99-worker-generated-registries", "worker", "/etc/containers/registries.conf", "mirrors", "/etc/b", "late b"),
-		config(t, "00-worker", "worker", "/etc/a", "base a", "/etc/b", "base b", "/etc/containers/registries.conf", "base"),
-		config(t, "50-master", "master", "/etc/master", "m"),
-		config(t, "rendered-worker-0123", "worker", "/etc/rendered", "r"),
+		fixtures.MachineConfig("99-worker-generated-registries", "worker", fixtures.File("/etc/containers/registries.conf", "mirrors"), fixtures.File("/etc/b", "late b")),
+		fixtures.MachineConfig("00-worker", "worker", fixtures.File("/etc/a", "base a"), fixtures.File("/etc/b", "base b"), fixtures.File("/etc/containers/registries.conf", "base")),
+		fixtures.MachineConfig("50-master", "master", fixtures.File("/etc/master", "m")),
+		fixtures.MachineConfig("rendered-worker-0123", "worker", fixtures.File("/etc/rendered", "r")),
 	}
-	mc, source, err := renderPool(pool("worker", roleSelector("worker")), all, "v1")
+	mc, source, err := renderPool(poolSelecting("worker", roleSelector("worker")), all, "v1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"/etc/a=base a", "/etc/b=late b", "/etc/containers/registries.conf=mirrors"}
-	if got := renderedFiles(t, mc); !reflect.DeepEqual(got, want) {
+	if got := pathsAndContents(t, mc); !reflect.DeepEqual(got, want) {
 		t.Errorf("files = %q, want %q", got, want)
 	}
 	var names []string
@@ -94,9 +78,9 @@ func TestTheRenderedConfigMergesTheSelectedConfigsInNameOrder(t *testing.T) {
 }
 
 func TestTheRenderedNameChangesWithTheContentsOnly(t *testing.T) {
-	p := pool("worker", roleSelector("worker"))
+	p := poolSelecting("worker", roleSelector("worker"))
 	render := func(contents string) string {
-		mc, _, err := renderPool(p, []*mcfgv1.MachineConfig{config(t, "00-worker", "worker", "/etc/a", contents)}, "v1")
+		mc, _, err := renderPool(p, []*mcfgv1.MachineConfig{fixtures.MachineConfig("00-worker", "worker", fixtures.File("/etc/a", contents))}, "v1")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,8 +93,8 @@ func TestTheRenderedNameChangesWithTheContentsOnly(t *testing.T) {
 
 func TestAPoolSelectsConfigsByItsLabelSelector(t *testing.T) {
 	all := []*mcfgv1.MachineConfig{
-		config(t, "00-worker", "worker"), config(t, "50-infra", "infra"), config(t, "00-master", "master"),
-		config(t, "rendered-infra-0123", "infra"),
+		fixtures.MachineConfig("00-worker", "worker"), fixtures.MachineConfig("50-infra", "infra"), fixtures.MachineConfig("00-master", "master"),
+		fixtures.MachineConfig("rendered-infra-0123", "infra"),
 	}
 	workerOrInfra := &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
 		Key: mcfgv1.MachineConfigRoleLabelKey, Operator: metav1.LabelSelectorOpIn, Values: []string{"worker", "infra"},
@@ -127,7 +111,7 @@ func TestAPoolSelectsConfigsByItsLabelSelector(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := selectConfigs(pool("p", tc.selector), all)
+			got, err := selectConfigs(poolSelecting("p", tc.selector), all)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +127,7 @@ func TestAPoolSelectsConfigsByItsLabelSelector(t *testing.T) {
 }
 
 func TestAPoolNothingSelectsCannotBeRendered(t *testing.T) {
-	_, _, err := renderPool(pool("infra", roleSelector("infra")), []*mcfgv1.MachineConfig{config(t, "00-worker", "worker")}, "v1")
+	_, _, err := renderPool(poolSelecting("infra", roleSelector("infra")), []*mcfgv1.MachineConfig{fixtures.MachineConfig("00-worker", "worker")}, "v1")
 	want := "no MachineConfigs found matching selector machineconfiguration.openshift.io/role=infra"
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %q", err, want)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"testing"
 	"time"
 
 	mcfgclient "github.com/openshift/client-go/machineconfiguration/clientset/versioned"
@@ -106,6 +107,18 @@ func Start(ctx context.Context, client mcfgclient.Interface, opts Options) (*Sim
 	}
 	go s.run(ctx)
 	return s, nil
+}
+
+// StartForTest starts a simulator against client for the test t, as Start does with t's context: it stops when
+// the test ends, and a failure to start fails the test (t.Fatal).
+func StartForTest(t testing.TB, client mcfgclient.Interface, opts Options) *Sim {
+	t.Helper()
+	sim, err := Start(t.Context(), client, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sim.Stop)
+	return sim
 }
 
 // Stop stops the simulator and waits until it has. The pools keep the status it last wrote. It is safe to

@@ -14,11 +14,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 	"github.com/openshift/registries-controller/test/mcosim"
 )
@@ -34,16 +34,6 @@ func TestMain(m *testing.M) {
 
 // timeout bounds every wait of these tests.
 const timeout = time.Minute
-
-func startSim(t *testing.T, opts mcosim.Options) *mcosim.Sim {
-	t.Helper()
-	sim, err := mcosim.Start(t.Context(), cp.MachineConfig, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Stop)
-	return sim
-}
 
 func waitUpdated(t *testing.T, sim *mcosim.Sim, pool string) string {
 	t.Helper()
@@ -77,20 +67,7 @@ func applyConfig(t *testing.T, mc *mcfgv1.MachineConfig) {
 // holding contents.
 func applyGenerated(t *testing.T, pool, contents string) {
 	t.Helper()
-	applyConfig(t, machineConfig(t, generated.Registries.MachineConfigName(pool), pool, nodefiles.Files{{Path: nodefiles.RegistriesConf, Data: []byte(contents)}}))
-}
-
-// machineConfig returns a MachineConfig of role writing files.
-func machineConfig(t *testing.T, name, role string, files nodefiles.Files) *mcfgv1.MachineConfig {
-	t.Helper()
-	raw, err := generated.Encode(files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &mcfgv1.MachineConfig{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{mcfgv1.MachineConfigRoleLabelKey: role}},
-		Spec:       mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: raw}},
-	}
+	applyConfig(t, fixtures.MachineConfig(generated.Registries.MachineConfigName(pool), pool, fixtures.File(nodefiles.RegistriesConf, contents)))
 }
 
 // poolWatch follows the changes of one pool.
@@ -160,17 +137,8 @@ func trace(states []*mcfgv1.MachineConfigPool) string {
 // short shortens a rendered config name for the logs: rendered-worker-0123456789ab.
 func short(name string) string { return name[:min(len(name), len("rendered-worker-")+12)] }
 
-func condition(pool *mcfgv1.MachineConfigPool, t mcfgv1.MachineConfigPoolConditionType) mcfgv1.MachineConfigPoolCondition {
-	for _, c := range pool.Status.Conditions {
-		if c.Type == t {
-			return c
-		}
-	}
-	return mcfgv1.MachineConfigPoolCondition{Type: t}
-}
-
 func isTrue(pool *mcfgv1.MachineConfigPool, t mcfgv1.MachineConfigPoolConditionType) bool {
-	return condition(pool, t).Status == corev1.ConditionTrue
+	return mcosim.PoolCondition(pool, t).Status == corev1.ConditionTrue
 }
 
 // observes reports whether pool's status is of its spec and spec.configuration is rendered.
@@ -188,7 +156,7 @@ func getPool(t *testing.T, name string) *mcfgv1.MachineConfigPool {
 }
 
 func TestARolloutKeepsTheOldConfigInStatusUntilEveryMachineIsUpdated(t *testing.T) {
-	sim := startSim(t, mcosim.Options{StepDelay: 100 * time.Millisecond})
+	sim := mcosim.StartForTest(t, cp.MachineConfig, mcosim.Options{StepDelay: 100 * time.Millisecond})
 	old := waitUpdated(t, sim, framework.PoolWorker)
 	w := watchPool(t, framework.PoolWorker)
 
@@ -223,7 +191,7 @@ func TestARolloutKeepsTheOldConfigInStatusUntilEveryMachineIsUpdated(t *testing.
 	final := states[len(states)-1]
 	if !isTrue(final, mcfgv1.MachineConfigPoolUpdated) || isTrue(final, mcfgv1.MachineConfigPoolUpdating) {
 		t.Errorf("at the end Updated=%s Updating=%s, want True, False",
-			condition(final, mcfgv1.MachineConfigPoolUpdated).Status, condition(final, mcfgv1.MachineConfigPoolUpdating).Status)
+			mcosim.PoolCondition(final, mcfgv1.MachineConfigPoolUpdated).Status, mcosim.PoolCondition(final, mcfgv1.MachineConfigPoolUpdating).Status)
 	}
 	var source []string
 	for _, ref := range final.Status.Configuration.Source {
@@ -269,7 +237,7 @@ func assertFiles(t *testing.T, sim *mcosim.Sim, pool string, want map[string]str
 }
 
 func TestASecondChangeSupersedesARolloutInProgress(t *testing.T) {
-	sim := startSim(t, mcosim.Options{StepDelay: 300 * time.Millisecond})
+	sim := mcosim.StartForTest(t, cp.MachineConfig, mcosim.Options{StepDelay: 300 * time.Millisecond})
 	old := waitUpdated(t, sim, framework.PoolWorker)
 	w := watchPool(t, framework.PoolWorker)
 
@@ -293,7 +261,7 @@ func TestASecondChangeSupersedesARolloutInProgress(t *testing.T) {
 
 func TestADegradedMachineStopsTheRollout(t *testing.T) {
 	const step = 300 * time.Millisecond
-	sim := startSim(t, mcosim.Options{StepDelay: step})
+	sim := mcosim.StartForTest(t, cp.MachineConfig, mcosim.Options{StepDelay: step})
 	old := waitUpdated(t, sim, framework.PoolWorker)
 	w := watchPool(t, framework.PoolWorker)
 
@@ -307,13 +275,13 @@ func TestADegradedMachineStopsTheRollout(t *testing.T) {
 	})
 	degraded := states[len(states)-1]
 	t.Logf("worker pool degraded:\n%s", trace(states))
-	msg := condition(degraded, mcfgv1.MachineConfigPoolNodeDegraded).Message
+	msg := mcosim.PoolCondition(degraded, mcfgv1.MachineConfigPoolNodeDegraded).Message
 	if !regexp.MustCompile(`^Node worker-[12] is reporting: "failed to drain node: pod disruption budget"$`).MatchString(msg) {
 		t.Errorf("NodeDegraded message = %q, want the updating machine reporting the message", msg)
 	}
 	if !isTrue(degraded, mcfgv1.MachineConfigPoolDegraded) || degraded.Status.DegradedMachineCount != 1 {
 		t.Errorf("Degraded = %s, degradedMachineCount = %d; want True, 1",
-			condition(degraded, mcfgv1.MachineConfigPoolDegraded).Status, degraded.Status.DegradedMachineCount)
+			mcosim.PoolCondition(degraded, mcfgv1.MachineConfigPoolDegraded).Status, degraded.Status.DegradedMachineCount)
 	}
 	if _, err := sim.WaitUpdated(t.Context(), framework.PoolWorker); !errors.Is(err, mcosim.ErrDegraded) {
 		t.Errorf("WaitUpdated on a degraded pool: %v, want an error wrapping ErrDegraded", err)
@@ -334,7 +302,7 @@ func TestADegradedMachineStopsTheRollout(t *testing.T) {
 
 func TestAPausedPoolHoldsItsRollout(t *testing.T) {
 	const step = 50 * time.Millisecond
-	sim := startSim(t, mcosim.Options{StepDelay: step})
+	sim := mcosim.StartForTest(t, cp.MachineConfig, mcosim.Options{StepDelay: step})
 	old := waitUpdated(t, sim, framework.PoolWorker)
 	sim.Pause(framework.PoolWorker)
 
@@ -348,7 +316,7 @@ func TestAPausedPoolHoldsItsRollout(t *testing.T) {
 }
 
 func TestACustomPoolGetsTheWorkerConfigsItSelects(t *testing.T) {
-	sim := startSim(t, mcosim.Options{Nodes: map[string]int{"infra": 2}})
+	sim := mcosim.StartForTest(t, cp.MachineConfig, mcosim.Options{Nodes: map[string]int{"infra": 2}})
 	infra := &mcfgv1.MachineConfigPool{
 		ObjectMeta: metav1.ObjectMeta{Name: "infra"},
 		Spec: mcfgv1.MachineConfigPoolSpec{MachineConfigSelector: &metav1.LabelSelector{
@@ -357,12 +325,10 @@ func TestACustomPoolGetsTheWorkerConfigsItSelects(t *testing.T) {
 			}},
 		}},
 	}
-	create(t, infra)
+	createPool(t, infra)
 	applyGenerated(t, framework.PoolWorker, "# shared with infra\n")
-	infraConfig := machineConfig(t, "50-infra", "infra", nodefiles.Files{
-		{Path: "/etc/infra.conf", Data: []byte("infra only\n")},
-		{Path: mcosim.BaseFilePath, Data: []byte("infra\n")},
-	})
+	infraConfig := fixtures.MachineConfig("50-infra", "infra",
+		fixtures.File("/etc/infra.conf", "infra only\n"), fixtures.File(mcosim.BaseFilePath, "infra\n"))
 	applyConfig(t, infraConfig)
 	t.Cleanup(func() { remove(t, infraConfig) })
 
@@ -394,8 +360,8 @@ func TestACustomPoolGetsTheWorkerConfigsItSelects(t *testing.T) {
 }
 
 func TestAPoolNothingSelectsIsRenderDegraded(t *testing.T) {
-	sim := startSim(t, mcosim.Options{})
-	create(t, &mcfgv1.MachineConfigPool{
+	sim := mcosim.StartForTest(t, cp.MachineConfig, mcosim.Options{})
+	createPool(t, &mcfgv1.MachineConfigPool{
 		ObjectMeta: metav1.ObjectMeta{Name: "empty"},
 		Spec: mcfgv1.MachineConfigPoolSpec{MachineConfigSelector: &metav1.LabelSelector{
 			MatchLabels: map[string]string{mcfgv1.MachineConfigRoleLabelKey: "empty"},
@@ -410,8 +376,8 @@ func TestAPoolNothingSelectsIsRenderDegraded(t *testing.T) {
 	}
 }
 
-// create creates pool and deletes it when the test ends.
-func create(t *testing.T, pool *mcfgv1.MachineConfigPool) {
+// createPool creates pool and deletes it when the test ends.
+func createPool(t *testing.T, pool *mcfgv1.MachineConfigPool) {
 	t.Helper()
 	if _, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigPools().Create(t.Context(), pool, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)

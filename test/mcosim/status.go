@@ -73,16 +73,16 @@ func setCondition(conds *[]mcfgv1.MachineConfigPoolCondition, c mcfgv1.MachineCo
 
 // conditionTrue reports whether pool's condition t is True.
 func conditionTrue(pool *mcfgv1.MachineConfigPool, t mcfgv1.MachineConfigPoolConditionType) bool {
-	c := condition(pool, t)
-	return c != nil && c.Status == corev1.ConditionTrue
+	return PoolCondition(pool, t).Status == corev1.ConditionTrue
 }
 
-// condition returns pool's condition t, or nil.
-func condition(pool *mcfgv1.MachineConfigPool, t mcfgv1.MachineConfigPoolConditionType) *mcfgv1.MachineConfigPoolCondition {
-	for i := range pool.Status.Conditions {
-		if pool.Status.Conditions[i].Type == t {
-			return &pool.Status.Conditions[i]
+// PoolCondition returns pool's status condition of type t; when pool has none, a condition with only its type set
+// (no status, reason or message).
+func PoolCondition(pool *mcfgv1.MachineConfigPool, t mcfgv1.MachineConfigPoolConditionType) mcfgv1.MachineConfigPoolCondition {
+	for _, c := range pool.Status.Conditions {
+		if c.Type == t {
+			return c
 		}
 	}
-	return nil
+	return mcfgv1.MachineConfigPoolCondition{Type: t}
 }

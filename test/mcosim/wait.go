@@ -89,7 +89,7 @@ func degradedError(pool *mcfgv1.MachineConfigPool, nodeDegraded, renderDegraded 
 	}{{mcfgv1.MachineConfigPoolNodeDegraded, nodeDegraded}, {mcfgv1.MachineConfigPoolRenderDegraded, renderDegraded}}
 	for _, c := range checks {
 		if t := c.t; c.cause && conditionTrue(pool, t) {
-			return fmt.Errorf("%w: MachineConfigPool %s: %s: %s", ErrDegraded, pool.Name, t, condition(pool, t).Message)
+			return fmt.Errorf("%w: MachineConfigPool %s: %s: %s", ErrDegraded, pool.Name, t, PoolCondition(pool, t).Message)
 		}
 	}
 	return nil
