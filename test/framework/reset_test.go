@@ -39,8 +39,11 @@ var resetObjects = map[string]inputs.Object{
 // created again, and nothing else.
 func TestResetDeletesAnObjectOfEveryInputKind(t *testing.T) {
 	ctx := context.Background()
-	// TestTheBuiltinPoolsAndClusterVersionFixturesAreAccepted, run before, created them.
+	// TestTheBuiltinPoolsAndClusterVersionFixturesAreAccepted, when it ran before, created them.
 	if err := cp.CreateBuiltinPools(ctx); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	if _, err := cp.CreateClusterVersion(ctx, fixtures.ReleaseImage); err != nil && !apierrors.IsAlreadyExists(err) {
 		t.Fatal(err)
 	}
 	client, err := dynamic.NewForConfig(cp.RESTConfig)

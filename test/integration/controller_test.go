@@ -251,6 +251,8 @@ func TestInvalidInputIsReportedOnTheObjectAndWritesNothing(t *testing.T) {
 
 func TestPoolsGetMachineConfigsAndLoseThemWhenRemoved(t *testing.T) {
 	cp.Reset(t)
+	// With a CRIOCredentialProviderConfig, each built-in pool has both outputs: both go with the pool.
+	apply(t, fixtures.CRIOCredentialProviderConfig("example.com"))
 	startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	ctx := context.Background()
 	mcs := cp.MachineConfig.MachineconfigurationV1().MachineConfigs()
@@ -275,12 +277,16 @@ func TestPoolsGetMachineConfigsAndLoseThemWhenRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	framework.Eventually(t, 10*time.Second, "the new built-in pool's MachineConfig", exists("99-arbiter-generated-registries"))
+	framework.Eventually(t, 10*time.Second, "the new built-in pool's credential providers MachineConfig", exists("97-arbiter-generated-credentialproviderconfig"))
 	time.Sleep(500 * time.Millisecond)
-	if ok, _ := exists("99-infra-generated-registries")(); ok {
-		t.Errorf("a custom pool got its own MachineConfig; it should inherit the worker one")
+	for _, name := range []string{"99-infra-generated-registries", "97-infra-generated-credentialproviderconfig"} {
+		if ok, _ := exists(name)(); ok {
+			t.Errorf("a custom pool got its own MachineConfig %s; it should inherit the worker one", name)
+		}
 	}
 	cp.RunKubectl(t, "delete", "machineconfigpool", "arbiter")
 	framework.Eventually(t, 10*time.Second, "the removed pool's MachineConfig to be deleted", gone("99-arbiter-generated-registries"))
+	framework.Eventually(t, 10*time.Second, "the removed pool's credential providers MachineConfig to be deleted", gone("97-arbiter-generated-credentialproviderconfig"))
 	if ok, _ := exists(workerMC)(); !ok {
 		t.Errorf("the worker MachineConfig went too")
 	}

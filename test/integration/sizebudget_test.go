@@ -83,12 +83,15 @@ func TestTheSizeBudgetWarnsAt80PercentAndWritesNothingOverTheLimit(t *testing.T)
 	cp.RunKubectl(t, "apply", "-f", writeManifests(t, near))
 	lastNear := fixtures.ScaleEntry(budgetNear-1, 0, 2).Mirrors[1]
 	waitWorkerContains(t, lastNear, 30*time.Second)
+	// kubectl applies the objects one by one, so a render of some of them may already have crossed 80% and warned:
+	// the warning looked for is the one of the final MachineConfig, whose size the metric holds.
 	var warning corev1.Event
-	framework.Eventually(t, 10*time.Second, "a MachineConfigNearSizeLimit Warning on the Image for the worker pool", func() (bool, string) {
-		var seen []string
+	framework.Eventually(t, 10*time.Second, "a MachineConfigNearSizeLimit Warning on the Image for the worker pool's final size", func() (bool, string) {
+		final := size("worker")
+		seen := []string{fmt.Sprintf("the metric says %d bytes", final)}
 		for _, e := range imageEvents(t, reasons.MachineConfigNearSizeLimit) {
 			seen = append(seen, e.Message)
-			if strings.HasPrefix(e.Message, "99-worker-generated-registries is ") {
+			if strings.HasPrefix(e.Message, "99-worker-generated-registries is ") && figure(t, e.Message) == final {
 				warning = e
 				return true, ""
 			}
