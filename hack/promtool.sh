@@ -9,39 +9,22 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=hack/lib/toolcache.sh
+. "$root/hack/lib/toolcache.sh"
 module="$root/hack/tools/promtool"
 version=$(awk '$1 == "github.com/prometheus/prometheus" {print $2}' "$module/go.mod")
 
-key=$( { cat "$module/go.mod" "$module/go.sum"; go env GOVERSION; } | sha256sum | cut -c1-16)
-cache="${REGISTRIES_CONTROLLER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/registries-controller}"
-dir="$cache/promtool/$key"
+dir=$(toolcache_dir promtool "$module/go.mod" "$module/go.sum")
 
 if [ -x "$dir/promtool" ]; then
 	echo "$dir/promtool"
 	exit 0
 fi
 
-mkdir -p "$cache/promtool"
-tmp=$(mktemp -d "$cache/promtool/.build-XXXXXX")
-chmod 755 "$tmp"
-ticker=""
-trap 'rm -rf "$tmp"; if [ -n "$ticker" ]; then kill "$ticker" 2>/dev/null || true; fi' EXIT
-
-start=$SECONDS
+toolcache_begin promtool "$dir"
 echo "promtool: building promtool of Prometheus $version, once (cached in $dir); progress every minute." >&2
-(while sleep 60; do echo "promtool: building: $((SECONDS - start))s so far" >&2; done) &
-ticker=$!
 # GOFLAGS is cleared: the repository's (-mod=vendor, build tags) are not the tool module's.
-(cd "$module" && GOFLAGS= CGO_ENABLED=0 go build -trimpath -o "$tmp/promtool" github.com/prometheus/prometheus/cmd/promtool)
-kill "$ticker" 2>/dev/null || true
-ticker=""
-echo "promtool: built in $((SECONDS - start))s" >&2
-
-# Another run may have finished first; both builds are equivalent, keep the one already in place.
-if mv -T "$tmp" "$dir" 2>/dev/null; then
-	trap - EXIT
-elif [ ! -x "$dir/promtool" ]; then
-	echo "promtool: cannot move the build into $dir" >&2
-	exit 1
-fi
+toolcache_step "compiling" bash -c 'cd "$1" && GOFLAGS= CGO_ENABLED=0 go build -trimpath -o "$2/promtool" github.com/prometheus/prometheus/cmd/promtool' \
+	_ "$module" "$toolcache_tmp"
+toolcache_commit promtool
 echo "$dir/promtool"

@@ -11,33 +11,22 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=hack/lib/toolcache.sh
+. "$root/hack/lib/toolcache.sh"
 module="$root/hack/tools/registry"
 version=$(awk '$1 == "github.com/distribution/distribution/v3" {print $2}' "$module/go.mod")
 
-key=$( { cat "$module/go.mod" "$module/go.sum"; go env GOVERSION; } | sha256sum | cut -c1-16)
-cache="${REGISTRIES_CONTROLLER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/registries-controller}"
-dir="$cache/test-registry/$key"
+dir=$(toolcache_dir test-registry "$module/go.mod" "$module/go.sum")
 
 if [ -x "$dir/registry" ]; then
 	echo "$dir/registry"
 	exit 0
 fi
 
-mkdir -p "$cache/test-registry"
-tmp=$(mktemp -d "$cache/test-registry/.build-XXXXXX")
-chmod 755 "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-
-start=$SECONDS
+toolcache_begin test-registry "$dir"
 echo "test-registry: building distribution's registry $version, once (cached in $dir); about 3 minutes on an idle 2-core machine." >&2
-(cd "$module" && GOFLAGS= CGO_ENABLED=0 go build -trimpath \
-	-ldflags "-X github.com/distribution/distribution/v3/version.version=$version" \
-	-o "$tmp/registry" github.com/distribution/distribution/v3/cmd/registry)
-echo "test-registry: built in $((SECONDS - start))s" >&2
-
-# Another run may have finished first; both builds are equivalent, keep the one already in place.
-if ! mv -T "$tmp" "$dir" 2>/dev/null; then
-	[ -x "$dir/registry" ] || { echo "test-registry: cannot move build into $dir" >&2; exit 1; }
-fi
-trap - EXIT
+toolcache_step "compiling" bash -c 'cd "$1" && GOFLAGS= CGO_ENABLED=0 go build -trimpath \
+	-ldflags "-X github.com/distribution/distribution/v3/version.version=$2" \
+	-o "$3/registry" github.com/distribution/distribution/v3/cmd/registry' _ "$module" "$version" "$toolcache_tmp"
+toolcache_commit registry
 echo "$dir/registry"
