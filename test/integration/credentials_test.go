@@ -185,9 +185,11 @@ func TestCredentialProvidersThroughTheAPIServer(t *testing.T) {
 	waitForCredentialFiles(t, "MachineConfigs without files", func(f map[string]string) bool { return f != nil && len(f) == 0 })
 	cp.RunKubectl(t, "delete", "criocredentialproviderconfig", "cluster", "--wait=true")
 	waitForCredentialFiles(t, "no MachineConfig", func(f map[string]string) bool { return f == nil })
-	if got := ctrl.counter(t, "registries_controller_machineconfig_writes_total", map[string]string{"output": "credentialproviderconfig", "operation": "delete"}); got != 2 {
-		t.Errorf("deletes counted: %v, want 2", got)
-	}
+	// The counter moves once the delete call returns, which may be after a watch saw the MachineConfig go.
+	framework.Eventually(t, 5*time.Second, "two deletes counted", func() (bool, string) {
+		got := ctrl.counter(t, "registries_controller_machineconfig_writes_total", map[string]string{"output": "credentialproviderconfig", "operation": "delete"})
+		return got == 2, fmt.Sprintf("deletes counted: %v, want 2", got)
+	})
 	if mcs, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), workerMC, metav1.GetOptions{}); err != nil || mcs == nil {
 		t.Errorf("the registries MachineConfig went too: %v", err)
 	}
