@@ -11,8 +11,8 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/cluster"
 	"github.com/openshift/registries-controller/pkg/explain"
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
@@ -33,10 +33,10 @@ func (o *explainOptions) runLive(ctx context.Context, stdout, stderr io.Writer, 
 	if pool == nil {
 		return fmt.Errorf("MachineConfigPool %s does not exist", o.pool)
 	}
-	outputs := []*generated.Output{generated.Registries}
+	outputs := []*machineconfigs.Output{machineconfigs.Registries}
 	if o.namespace != "" {
 		// The kubelet's credential provider files too, read from the same rendered config.
-		outputs = append(outputs, generated.CredentialProviders)
+		outputs = append(outputs, machineconfigs.CredentialProviders)
 		if o.ns, err = o.liveNamespace(ctx, restCfg, o.pool, render.Platform(r.Inputs())); err != nil {
 			return err
 		}
@@ -117,11 +117,11 @@ func (o *explainOptions) provenance(r *cluster.Reader, pool *mcfgv1.MachineConfi
 	if err != nil {
 		return nil, err
 	}
-	want, err := r.Expect(pool, generated.Registries, out.Files(generated.Registries))
+	want, err := r.Expect(pool, machineconfigs.Registries, out.Files(machineconfigs.Registries))
 	if err != nil {
 		return nil, err
 	}
-	if d := rollout.Difference(generated.Registries.Select(files), want.Files); d != "" {
+	if d := rollout.Difference(machineconfigs.Registries.Select(files), want.Files); d != "" {
 		fmt.Fprintf(stderr, "note: the objects behind each mirror are not named: the nodes run files rendered from other objects "+
 			"than the cluster holds now (%s)\n", d)
 		return nil, nil

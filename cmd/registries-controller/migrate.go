@@ -13,9 +13,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputfiles"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/migrate"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
@@ -42,7 +42,7 @@ the new one is named <name>-icsp.
 
 It then proves the swap over the whole input set (every object in -f DIR, or on the cluster): each pool's
 MachineConfig rendered with the ImageDigestMirrorSets added, and with them in place of the policies, must be
-identical in meaning to the one rendered from the inputs as they are: generated.Differences, which the
+identical in meaning to the one rendered from the inputs as they are: machineconfigs.Differences, which the
 controller uses to decide whether to write, finds no difference in the decoded files, their modes and
 attributes, labels, annotations or owner references. So no node rolls, neither after applying the
 ImageDigestMirrorSets nor after deleting the policies. It prints what to apply and what to delete.
@@ -160,7 +160,7 @@ func printLiveDifferences(w io.Writer, proof *migrate.Proof, r *cluster.Reader) 
 		spec := *want
 		spec.Object = want.Object.DeepCopy()
 		spec.Object.Labels, spec.Object.Annotations, spec.Object.OwnerReferences = nil, nil, nil
-		if d := generated.Strings(generated.Differences(have, cfg, &spec)); len(d) > 0 {
+		if d := machineconfigs.Strings(machineconfigs.Differences(have, cfg, &spec)); len(d) > 0 {
 			fmt.Fprintf(w, "note: MachineConfig %s in the cluster differs from a render of its inputs (%s): the controller has "+
 				"not written it yet, or another writer did; the proof compares renders of the inputs\n", want.Key.Name(), strings.Join(d, "; "))
 		}

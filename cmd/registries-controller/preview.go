@@ -14,9 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputfiles"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodeaction"
 	"github.com/openshift/registries-controller/pkg/preview"
 	"github.com/openshift/registries-controller/pkg/reasons"
@@ -132,7 +132,7 @@ func (o *previewOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	pools, err := preview.Compare(generated.BuiltInPools(in.Pools), out, r.MachineConfigs().Get, r.Decoder())
+	pools, err := preview.Compare(machineconfigs.BuiltInPools(in.Pools), out, r.MachineConfigs().Get, r.Decoder())
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodeaction"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/preview"
@@ -82,8 +82,8 @@ func (p *poolPrinter) rollout(pool preview.Pool) error {
 	if mcp == nil || len(pool.MachineConfigs) == 0 {
 		return nil
 	}
-	outputs := make([]*generated.Output, len(pool.MachineConfigs))
-	newFiles := map[*generated.Output]nodefiles.Files{}
+	outputs := make([]*machineconfigs.Output, len(pool.MachineConfigs))
+	newFiles := map[*machineconfigs.Output]nodefiles.Files{}
 	for i, m := range pool.MachineConfigs {
 		outputs[i] = m.Key.Output
 		newFiles[m.Key.Output] = m.New

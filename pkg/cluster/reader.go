@@ -9,7 +9,7 @@
 //	if err != nil { ... }
 //	defer stop()
 //	out, err := render.Render(r.Inputs(), opts)
-//	st, err := r.Rollout(pool, generated.Registries, out.Files(generated.Registries)) // where out stands on pool
+//	st, err := r.Rollout(pool, machineconfigs.Registries, out.Files(machineconfigs.Registries)) // where out stands on pool
 package cluster
 
 import (
@@ -23,8 +23,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/rollout"
@@ -58,7 +58,7 @@ type Reader struct {
 	lister  mcfglisters.MachineConfigLister
 	// decoder decodes each version of a MachineConfig once: generated ones at every sync, rendered ones at every
 	// rollout check.
-	decoder *generated.Decoder
+	decoder *machineconfigs.Decoder
 
 	mu          sync.Mutex
 	sources     []*source // one per kind of inputs.Kinds, in its order
@@ -77,7 +77,7 @@ const notWatchedYet = "it is not watched yet"
 // NewReader registers with inf an informer for every required input kind (inputs.Kinds) and for MachineConfigs.
 // It starts nothing: start them with Start.
 func NewReader(inf Informers) (*Reader, error) {
-	r := &Reader{inf: inf, decoder: generated.NewDecoder(decoderSize)}
+	r := &Reader{inf: inf, decoder: machineconfigs.NewDecoder(decoderSize)}
 	for _, k := range inputs.Kinds {
 		s := &source{kind: k, unwatched: notWatchedYet}
 		if !k.Optional {
@@ -278,10 +278,10 @@ func (r *Reader) Pool(name string) *mcfgv1.MachineConfigPool {
 }
 
 // Decoder returns the Reader's MachineConfig decoder, which decodes each version of a MachineConfig once.
-func (r *Reader) Decoder() *generated.Decoder { return r.decoder }
+func (r *Reader) Decoder() *machineconfigs.Decoder { return r.decoder }
 
 // Running returns the rendered config every node of pool runs, as its status names it (status.configuration),
-// and its files at the paths a render may write (generated.Managed): what a node has before a change, e.g. for
+// and its files at the paths a render may write (machineconfigs.Managed): what a node has before a change, e.g. for
 // `preview`. The error says the pool has no rendered config yet, or it cannot be read.
 func (r *Reader) Running(pool *mcfgv1.MachineConfigPool) (string, nodefiles.Files, error) {
 	name := pool.Status.Configuration.Name
@@ -291,7 +291,7 @@ func (r *Reader) Running(pool *mcfgv1.MachineConfigPool) (string, nodefiles.File
 	mc, err := r.lister.Get(name)
 	if err == nil {
 		var files nodefiles.Files
-		if files, err = rollout.ManagedFiles(r.decoder, mc, generated.Managed); err == nil {
+		if files, err = rollout.ManagedFiles(r.decoder, mc, machineconfigs.Managed); err == nil {
 			return name, files, nil
 		}
 	}
@@ -301,7 +301,7 @@ func (r *Reader) Running(pool *mcfgv1.MachineConfigPool) (string, nodefiles.File
 // Generated returns output's generated MachineConfig whose files pool's nodes get (rollout.GeneratedFor: a built-in
 // pool's own, the worker one for a custom pool), or an error for which apierrors.IsNotFound is true when the
 // controller has not written it.
-func (r *Reader) Generated(pool *mcfgv1.MachineConfigPool, output *generated.Output) (*mcfgv1.MachineConfig, error) {
+func (r *Reader) Generated(pool *mcfgv1.MachineConfigPool, output *machineconfigs.Output) (*mcfgv1.MachineConfig, error) {
 	configs, err := r.lister.List(labels.Everything())
 	if err != nil {
 		return nil, fmt.Errorf("listing MachineConfigs: %w", err)
@@ -312,7 +312,7 @@ func (r *Reader) Generated(pool *mcfgv1.MachineConfigPool, output *generated.Out
 // Expect returns what pool's rendered config must hold for files, a render's node files of output, to be live
 // there (rollout.Expect), with the MachineConfigs the cluster holds now: Want.Files are the files its nodes will run
 // at the output's paths once files roll out, e.g. to compare with Running.
-func (r *Reader) Expect(pool *mcfgv1.MachineConfigPool, output *generated.Output, files nodefiles.Files) (rollout.Want, error) {
+func (r *Reader) Expect(pool *mcfgv1.MachineConfigPool, output *machineconfigs.Output, files nodefiles.Files) (rollout.Want, error) {
 	configs, err := r.lister.List(labels.Everything())
 	if err != nil {
 		return rollout.Want{}, fmt.Errorf("listing MachineConfigs: %w", err)
@@ -323,7 +323,7 @@ func (r *Reader) Expect(pool *mcfgv1.MachineConfigPool, output *generated.Output
 // Rollout returns where files, a render's node files of output, stand on pool (rollout.Judge), with what the
 // cluster's MachineConfigs say now. The error is about the pool's other MachineConfigs (one that cannot be read)
 // or its selector.
-func (r *Reader) Rollout(pool *mcfgv1.MachineConfigPool, output *generated.Output, files nodefiles.Files) (rollout.State, error) {
+func (r *Reader) Rollout(pool *mcfgv1.MachineConfigPool, output *machineconfigs.Output, files nodefiles.Files) (rollout.State, error) {
 	want, err := r.Expect(pool, output, files)
 	if err != nil {
 		return rollout.State{}, err
@@ -363,7 +363,7 @@ type PoolState struct {
 	// Generated are the names of the generated MachineConfigs of the outputs asked about that exist, e.g.
 	// 99-worker-generated-registries; Files are what each writes, by output.
 	Generated []string
-	Files     map[*generated.Output]nodefiles.Files
+	Files     map[*machineconfigs.Output]nodefiles.Files
 	// Expected are the files the nodes run at the outputs' paths once the generated MachineConfigs are live
 	// (Expect), and Difference the first path at which Running differs from them ("" when the nodes run them
 	// already, or Running cannot be read).
@@ -379,15 +379,15 @@ func (s PoolState) RollingOut() bool { return s.Difference != "" }
 // PoolState returns where pool stands against its generated MachineConfigs of outputs (every output when none is
 // given), as the cluster holds them now: the one judgement of "what is rolling out" `explain --kubeconfig` and
 // `preview` make. A generated MachineConfig that does not exist counts as writing nothing.
-func (r *Reader) PoolState(pool *mcfgv1.MachineConfigPool, outputs ...*generated.Output) (PoolState, error) {
+func (r *Reader) PoolState(pool *mcfgv1.MachineConfigPool, outputs ...*machineconfigs.Output) (PoolState, error) {
 	if len(outputs) == 0 {
-		outputs = generated.Outputs
+		outputs = machineconfigs.Outputs
 	}
-	st := PoolState{Files: map[*generated.Output]nodefiles.Files{}}
+	st := PoolState{Files: map[*machineconfigs.Output]nodefiles.Files{}}
 	var running nodefiles.Files
 	st.Rendered, running, st.RunningErr = r.Running(pool)
 	for _, f := range running {
-		if o, ok := generated.OwnerOf(f.Path); ok && slices.Contains(outputs, o) {
+		if o, ok := machineconfigs.OwnerOf(f.Path); ok && slices.Contains(outputs, o) {
 			st.Running = append(st.Running, f)
 		}
 	}
@@ -422,9 +422,9 @@ func (r *Reader) PoolState(pool *mcfgv1.MachineConfigPool, outputs ...*generated
 
 // ExpectAll returns the files pool's nodes run at the paths of the outputs of files (a render's files, by output)
 // once those are live, with the MachineConfigs the cluster holds now: Expect of each, together.
-func (r *Reader) ExpectAll(pool *mcfgv1.MachineConfigPool, files map[*generated.Output]nodefiles.Files) (nodefiles.Files, error) {
+func (r *Reader) ExpectAll(pool *mcfgv1.MachineConfigPool, files map[*machineconfigs.Output]nodefiles.Files) (nodefiles.Files, error) {
 	var out nodefiles.Files
-	for _, o := range generated.Outputs {
+	for _, o := range machineconfigs.Outputs {
 		fs, ok := files[o]
 		if !ok {
 			continue

@@ -13,8 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
@@ -40,7 +40,7 @@ func reader(t *testing.T, config, operator, mc []runtime.Object) *cluster.Reader
 
 func TestTheReaderGathersEveryInputAndTheFilesAPoolRuns(t *testing.T) {
 	conf := nodefiles.File{Path: nodefiles.RegistriesConf, Data: []byte("# conf\n")}
-	raw, err := generated.Encode(nodefiles.Files{{Path: "/etc/other", Data: []byte("x")}, conf})
+	raw, err := machineconfigs.Encode(nodefiles.Files{{Path: "/etc/other", Data: []byte("x")}, conf})
 	if err != nil {
 		t.Fatal(err)
 	}

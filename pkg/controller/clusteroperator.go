@@ -19,7 +19,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/operatorstatus"
 	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/pkg/rollout"
@@ -76,7 +76,7 @@ type operatorStatus struct {
 
 	mu       sync.Mutex
 	snap     operatorstatus.Snapshot
-	rollouts map[generated.Key]operatorstatus.Rollout
+	rollouts map[machineconfigs.Key]operatorstatus.Rollout
 	// seen is the status as last read from or written to the API server, and when it was read; nil before.
 	seen   *configv1.ClusterOperatorStatus
 	readAt time.Time
@@ -84,7 +84,7 @@ type operatorStatus struct {
 
 func newOperatorStatus(client configclient.ClusterOperatorsGetter, metrics *controllerMetrics, cfg Config) *operatorStatus {
 	return &operatorStatus{client: client, opts: cfg.ClusterOperator.options(), clock: cfg.Clock, metrics: metrics.operator,
-		kick: make(chan struct{}, 1), rollouts: map[generated.Key]operatorstatus.Rollout{}}
+		kick: make(chan struct{}, 1), rollouts: map[machineconfigs.Key]operatorstatus.Rollout{}}
 }
 
 // syncDone takes in the result of a sync.
@@ -141,7 +141,7 @@ func ongoing(p *operatorstatus.Problem, now time.Time, objects, details []string
 
 // rolloutState takes in where the last render of key's output stands on key's pool; following says a write of
 // this process is not live there yet (the rollout tracker follows it).
-func (o *operatorStatus) rolloutState(key generated.Key, st rollout.State, following bool) {
+func (o *operatorStatus) rolloutState(key machineconfigs.Key, st rollout.State, following bool) {
 	if o == nil {
 		return
 	}
@@ -168,7 +168,7 @@ func (o *operatorStatus) rolloutState(key generated.Key, st rollout.State, follo
 
 // keyGone forgets a pool's MachineConfig that is no longer followed (its pool is gone, or its output no longer
 // managed).
-func (o *operatorStatus) keyGone(key generated.Key) {
+func (o *operatorStatus) keyGone(key machineconfigs.Key) {
 	if o == nil {
 		return
 	}
@@ -357,7 +357,7 @@ func newOperatorMetrics(reg prometheus.Registerer) *operatorMetrics {
 	return m
 }
 
-func (m *operatorMetrics) degraded(key generated.Key, degraded bool) {
+func (m *operatorMetrics) degraded(key machineconfigs.Key, degraded bool) {
 	v := 0.0
 	if degraded {
 		v = 1
@@ -365,6 +365,6 @@ func (m *operatorMetrics) degraded(key generated.Key, degraded bool) {
 	m.rolloutDegraded.WithLabelValues(key.Pool, key.Output.ID).Set(v)
 }
 
-func (m *operatorMetrics) forget(key generated.Key) {
+func (m *operatorMetrics) forget(key machineconfigs.Key) {
 	m.rolloutDegraded.DeleteLabelValues(key.Pool, key.Output.ID)
 }

@@ -18,8 +18,8 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/operatorstatus"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/rollout"
@@ -37,9 +37,9 @@ func newFakeOperatorStatus(t *testing.T) (*operatorStatus, *configfake.Clientset
 }
 
 func unchanged() *syncResult {
-	return &syncResult{outcome: OutcomeUnchanged, output: &render.Output{MachineConfigs: []*generated.Desired{
-		{Key: generated.Key{Pool: "worker", Output: generated.Registries}},
-		{Key: generated.Key{Pool: "master", Output: generated.Registries}},
+	return &syncResult{outcome: OutcomeUnchanged, output: &render.Output{MachineConfigs: []*machineconfigs.Desired{
+		{Key: machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries}},
+		{Key: machineconfigs.Key{Pool: "master", Output: machineconfigs.Registries}},
 	}}}
 }
 
@@ -100,11 +100,11 @@ func TestTheWriterCreatesTheObjectAndWritesOnlyWhatChanged(t *testing.T) {
 	}
 
 	// A rollout: one read and one status update; its end, the same.
-	o.rolloutState(generated.Key{Pool: "worker", Output: generated.Registries}, rollout.State{Phase: rollout.Pending}, true)
+	o.rolloutState(machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries}, rollout.State{Phase: rollout.Pending}, true)
 	if _, err := o.update(ctx, logger); err != nil {
 		t.Fatal(err)
 	}
-	o.rolloutState(generated.Key{Pool: "worker", Output: generated.Registries}, rollout.State{Phase: rollout.Live}, false)
+	o.rolloutState(machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries}, rollout.State{Phase: rollout.Live}, false)
 	if _, err := o.update(ctx, logger); err != nil {
 		t.Fatal(err)
 	}
@@ -178,8 +178,8 @@ func TestTheWriterAsksToLookAgainWhenAGracePeriodEnds(t *testing.T) {
 func TestARolloutDegradedIsCountedPerPool(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	o := newOperatorStatus(nil, newMetrics(reg), Config{Clock: clocktesting.NewFakeClock(time.Now())})
-	o.rolloutState(generated.Key{Pool: "worker", Output: generated.Registries}, rollout.State{Phase: rollout.Degraded, Message: "NodeDegraded: boom"}, true)
-	o.rolloutState(generated.Key{Pool: "master", Output: generated.Registries}, rollout.State{Phase: rollout.Degraded, Message: "NodeDegraded: boom"}, false) // not ours
+	o.rolloutState(machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries}, rollout.State{Phase: rollout.Degraded, Message: "NodeDegraded: boom"}, true)
+	o.rolloutState(machineconfigs.Key{Pool: "master", Output: machineconfigs.Registries}, rollout.State{Phase: rollout.Degraded, Message: "NodeDegraded: boom"}, false) // not ours
 	got := map[string]float64{}
 	families, err := reg.Gather()
 	if err != nil {
@@ -202,7 +202,7 @@ func TestARolloutDegradedIsCountedPerPool(t *testing.T) {
 	if s := o.snapshot(); len(s.Rollouts) != 1 || s.Rollouts[0] != (operatorstatus.Rollout{Pool: "worker", Degraded: "NodeDegraded: boom"}) {
 		t.Errorf("rollouts %+v", s.Rollouts)
 	}
-	o.keyGone(generated.Key{Pool: "worker", Output: generated.Registries})
+	o.keyGone(machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries})
 	if s := o.snapshot(); len(s.Rollouts) != 0 {
 		t.Errorf("a pool gone is still followed: %+v", s.Rollouts)
 	}

@@ -21,8 +21,8 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 )
@@ -160,7 +160,7 @@ func newController(writers clients, inf cluster.Informers, recorder record.Event
 	if err := reader.AddEventHandler(cluster.OnlyKind(inputs.KindMachineConfigPool), poolsRenderHandler(handler)); err != nil {
 		return nil, err
 	}
-	generatedOnly := cache.FilteringResourceEventHandler{FilterFunc: generated.IsGenerated, Handler: handler}
+	generatedOnly := cache.FilteringResourceEventHandler{FilterFunc: machineconfigs.IsGenerated, Handler: handler}
 	if _, err := reader.MachineConfigInformer().AddEventHandler(generatedOnly); err != nil {
 		return nil, fmt.Errorf("adding event handler: %w", err)
 	}

@@ -15,9 +15,9 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/openshift/registries-controller/pkg/credentialprovider"
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/imagepolicy"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/pkg/render"
 )
@@ -96,7 +96,7 @@ func credentialConditions(res *syncResult) map[inputs.ObjectRef]conditionChange 
 		}
 		return out
 	}
-	if res.output == nil || res.output.Rendered(generated.CredentialProviders).State != render.Written {
+	if res.output == nil || res.output.Rendered(machineconfigs.CredentialProviders).State != render.Written {
 		return out
 	}
 	out[ref] = conditionChange{set: credentialprovider.Conditions(res.output.Credentials, res.applyErr, 0)}

@@ -9,7 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/clock"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/reasons"
 )
 
@@ -41,7 +41,7 @@ type revertLimiter struct {
 type revertState struct {
 	// written is the resourceVersion of the controller's last write; want is what it wanted then.
 	written string
-	want    *generated.Desired
+	want    *machineconfigs.Desired
 	// reverts counts the reverts of the current fight; last is when the last one was written.
 	reverts int
 	last    time.Time
@@ -71,7 +71,7 @@ func (l *revertLimiter) backoff(n int) time.Duration {
 
 // check tells whether writing want over have (which differ) is a revert, and if so how long it must wait; a
 // zero wait means write now.
-func (l *revertLimiter) check(have *mcfgv1.MachineConfig, want *generated.Desired) (isRevert bool, wait time.Duration) {
+func (l *revertLimiter) check(have *mcfgv1.MachineConfig, want *machineconfigs.Desired) (isRevert bool, wait time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	st := l.byName[want.Object.Name]
@@ -91,7 +91,7 @@ func (l *revertLimiter) check(have *mcfgv1.MachineConfig, want *generated.Desire
 
 // wrote records a write of want that the API server returned as obj; have is what it replaced (nil for a
 // create). For a revert it returns what to report.
-func (l *revertLimiter) wrote(have, obj *mcfgv1.MachineConfig, want *generated.Desired, isRevert bool) *revert {
+func (l *revertLimiter) wrote(have, obj *mcfgv1.MachineConfig, want *machineconfigs.Desired, isRevert bool) *revert {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	st := l.byName[want.Object.Name]

@@ -9,15 +9,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
 // desired renders the master MachineConfig of one mirror.
-func desired(t *testing.T, mirror string) *generated.Desired {
+func desired(t *testing.T, mirror string) *machineconfigs.Desired {
 	t.Helper()
 	in := &inputs.Inputs{ImageDigestMirrorSets: []*configv1.ImageDigestMirrorSet{fixtures.IDMS("a", fixtures.Mirror("quay.io/a", mirror))}}
 	out, err := render.Render(in, render.Options{Version: "test", Checker: registriesconf.NewChecker()})

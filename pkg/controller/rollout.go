@@ -20,8 +20,8 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/rollout"
@@ -40,7 +40,7 @@ type rolloutTracker struct {
 	recorder record.EventRecorder
 	metrics  *rolloutMetrics
 	clock    clock.PassiveClock
-	queue    workqueue.TypedRateLimitingInterface[generated.Key]
+	queue    workqueue.TypedRateLimitingInterface[machineconfigs.Key]
 	// operator is told where each pool's MachineConfigs stand, for the ClusterOperator (clusteroperator.go); nil:
 	// nobody.
 	operator *operatorStatus
@@ -48,12 +48,12 @@ type rolloutTracker struct {
 	mu sync.Mutex
 	// outputs are what the last successful render wants of each output it manages (render.Written or Removed):
 	// what must be live.
-	outputs map[*generated.Output]render.Rendered
+	outputs map[*machineconfigs.Output]render.Rendered
 	// tracked are the keys followed: every built-in pool of the last sync, for every output in outputs.
-	tracked map[generated.Key]*keyRollout
+	tracked map[machineconfigs.Key]*keyRollout
 	// written holds, per output, the objects configuring it as of its last write (by reference: UID and
 	// generation); nil before the first write since the start.
-	written map[*generated.Output]map[inputs.ObjectRef]objectVersion
+	written map[*machineconfigs.Output]map[inputs.ObjectRef]objectVersion
 }
 
 // keyRollout is what the tracker knows of one pool's MachineConfig of one output.
@@ -91,11 +91,11 @@ type objectVersion struct {
 func newRolloutTracker(reader *cluster.Reader, recorder record.EventRecorder, metrics *controllerMetrics, cfg Config) (*rolloutTracker, error) {
 	t := &rolloutTracker{
 		reader: reader, recorder: recorder, metrics: metrics.rollout, clock: cfg.Clock,
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[generated.Key](),
-			workqueue.TypedRateLimitingQueueConfig[generated.Key]{Name: rolloutQueueName, MetricsProvider: metrics.WorkqueueProvider(), Clock: cfg.Clock}),
-		outputs: map[*generated.Output]render.Rendered{},
-		tracked: map[generated.Key]*keyRollout{},
-		written: map[*generated.Output]map[inputs.ObjectRef]objectVersion{},
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[machineconfigs.Key](),
+			workqueue.TypedRateLimitingQueueConfig[machineconfigs.Key]{Name: rolloutQueueName, MetricsProvider: metrics.WorkqueueProvider(), Clock: cfg.Clock}),
+		outputs: map[*machineconfigs.Output]render.Rendered{},
+		tracked: map[machineconfigs.Key]*keyRollout{},
+		written: map[*machineconfigs.Output]map[inputs.ObjectRef]objectVersion{},
 	}
 	pools := cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { t.enqueuePool(obj) },
@@ -160,7 +160,7 @@ func (t *rolloutTracker) afterSync(ctx context.Context, res *syncResult) {
 		}
 	}
 	t.setTracked(res.inputs)
-	changes := map[*generated.Output]*change{}
+	changes := map[*machineconfigs.Output]*change{}
 	for _, w := range res.writes {
 		p := t.tracked[w.key]
 		if p == nil {
@@ -184,13 +184,13 @@ func (t *rolloutTracker) afterSync(ctx context.Context, res *syncResult) {
 // setTracked tracks every output of t.outputs on every built-in pool of in, and forgets the others. t.mu must be
 // held.
 func (t *rolloutTracker) setTracked(in *inputs.Inputs) {
-	current := map[generated.Key]bool{}
+	current := map[machineconfigs.Key]bool{}
 	for _, p := range in.Pools {
-		if !generated.BuiltIn(p) {
+		if !machineconfigs.BuiltIn(p) {
 			continue
 		}
 		for o := range t.outputs {
-			current[generated.Key{Pool: p.Name, Output: o}] = true
+			current[machineconfigs.Key{Pool: p.Name, Output: o}] = true
 		}
 	}
 	for key := range current {
@@ -211,9 +211,9 @@ func (t *rolloutTracker) setTracked(in *inputs.Inputs) {
 // changeOf returns the change a write of output o with inputs in makes: for registries the Image, and the objects
 // configuring o (inputs.Kind.Configures) created or changed since o's previous write, and those deleted; the first
 // write since the start, the Image alone. It remembers in as the state of o's last write. t.mu must be held.
-func (t *rolloutTracker) changeOf(in *inputs.Inputs, o *generated.Output) *change {
+func (t *rolloutTracker) changeOf(in *inputs.Inputs, o *machineconfigs.Output) *change {
 	c := &change{wrote: t.clock.Now()}
-	if in.Image != nil && o == generated.Registries {
+	if in.Image != nil && o == machineconfigs.Registries {
 		c.objects = append(c.objects, attributedObject{ref: inputs.ImageRef, obj: in.Image})
 	}
 	before := t.written[o]
@@ -308,7 +308,7 @@ func (t *rolloutTracker) processNextWorkItem(ctx context.Context) bool {
 
 // check judges where the last render of key's output stands on key's pool, sets its pending gauge, and reports the
 // change it follows once it is live or when the pool is degraded.
-func (t *rolloutTracker) check(ctx context.Context, key generated.Key) error {
+func (t *rolloutTracker) check(ctx context.Context, key machineconfigs.Key) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	p, pool := t.tracked[key], t.reader.Pool(key.Pool)
@@ -337,7 +337,7 @@ func (t *rolloutTracker) check(ctx context.Context, key generated.Key) error {
 		took := t.clock.Since(c.wrote)
 		t.metrics.duration.WithLabelValues(key.Pool, key.Output.ID).Observe(took.Seconds())
 		msg := fmt.Sprintf("live on pool %s: %s, %s after the change", key.Pool, st.Message, took.Round(time.Second))
-		if key.Output != generated.Registries {
+		if key.Output != machineconfigs.Registries {
 			msg = fmt.Sprintf("%s live on pool %s: %s, %s after the change", key.Name(), key.Pool, st.Message, took.Round(time.Second))
 		}
 		logger.Info("Rolled out", "renderedConfig", st.Rendered, "after", took, "objects", len(c.objects))
@@ -402,7 +402,7 @@ func newRolloutMetrics(reg prometheus.Registerer) *rolloutMetrics {
 }
 
 // poolsRenderHandler passes on the pool events that can change a render: adds, deletes and label changes. A
-// render reads only the pools' names and labels (generated.BuiltInPools); their status changes at every step of a
+// render reads only the pools' names and labels (machineconfigs.BuiltInPools); their status changes at every step of a
 // rollout and must not re-render.
 func poolsRenderHandler(h cache.ResourceEventHandlerFuncs) cache.ResourceEventHandler {
 	return cache.ResourceEventHandlerFuncs{

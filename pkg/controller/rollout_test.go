@@ -10,8 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
@@ -28,14 +28,14 @@ func names(c *change) string {
 
 func TestChangesAreAttributedToTheObjectsChangedSinceThePreviousWrite(t *testing.T) {
 	tr := &rolloutTracker{clock: clocktesting.NewFakeClock(time.Unix(0, 0)), metrics: newRolloutMetrics(prometheus.NewRegistry()),
-		written: map[*generated.Output]map[inputs.ObjectRef]objectVersion{}}
+		written: map[*machineconfigs.Output]map[inputs.ObjectRef]objectVersion{}}
 	a, b := fixtures.IDMS("a"), fixtures.ICSP("b")
 	in := &inputs.Inputs{Image: fixtures.Image(), ImageDigestMirrorSets: []*configv1.ImageDigestMirrorSet{a}, ImageContentSourcePolicies: []*operatorv1alpha1.ImageContentSourcePolicy{b},
 		ClusterVersion: fixtures.ClusterVersion(fixtures.ReleaseImage)}
-	if got := names(tr.changeOf(in, generated.Registries)); got != `Image "cluster"` {
+	if got := names(tr.changeOf(in, machineconfigs.Registries)); got != `Image "cluster"` {
 		t.Errorf("the first write since the start: %s, want the Image alone", got)
 	}
-	if got := names(tr.changeOf(in, generated.Registries)); got != `Image "cluster"` {
+	if got := names(tr.changeOf(in, machineconfigs.Registries)); got != `Image "cluster"` {
 		t.Errorf("nothing changed: %s, want the Image alone", got)
 	}
 
@@ -47,14 +47,14 @@ func TestChangesAreAttributedToTheObjectsChangedSinceThePreviousWrite(t *testing
 	cv := fixtures.ClusterVersion("quay.io/other@sha256:" + strings.Repeat("1", 64))
 	in = &inputs.Inputs{Image: fixtures.Image(), ImageDigestMirrorSets: []*configv1.ImageDigestMirrorSet{a2}, ImageContentSourcePolicies: []*operatorv1alpha1.ImageContentSourcePolicy{annotated},
 		ImageTagMirrorSets: []*configv1.ImageTagMirrorSet{c}, ClusterVersion: cv}
-	if got := names(tr.changeOf(in, generated.Registries)); got != `Image "cluster", ImageDigestMirrorSet "a", ImageTagMirrorSet "c"` {
+	if got := names(tr.changeOf(in, machineconfigs.Registries)); got != `Image "cluster", ImageDigestMirrorSet "a", ImageTagMirrorSet "c"` {
 		t.Errorf("a new generation and a new object: %s", got)
 	}
 
 	in = &inputs.Inputs{ImageTagMirrorSets: []*configv1.ImageTagMirrorSet{c}}
 	older := &change{objects: []attributedObject{{ref: inputs.ObjectRef{Kind: inputs.KindImageDigestMirrorSet, Name: "a"}, obj: a2},
 		{ref: inputs.ObjectRef{Kind: inputs.KindImageDigestMirrorSet, Name: "z"}, obj: fixtures.IDMS("z")}}}
-	got := names(tr.changeOf(in, generated.Registries).superseding(older))
+	got := names(tr.changeOf(in, machineconfigs.Registries).superseding(older))
 	want := `ImageDigestMirrorSet "z", deleted Image "cluster", deleted ImageContentSourcePolicy "b", deleted ImageDigestMirrorSet "a"`
 	if got != want {
 		t.Errorf("deleted objects and a superseded change:\n got %s\nwant %s", got, want)

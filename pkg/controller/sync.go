@@ -9,8 +9,8 @@ import (
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/render"
 )
 
@@ -117,7 +117,7 @@ func (c *Controller) generatedConfigs() (map[string]*mcfgv1.MachineConfig, error
 	}
 	out := map[string]*mcfgv1.MachineConfig{}
 	for _, mc := range list {
-		if generated.IsGenerated(mc) {
+		if machineconfigs.IsGenerated(mc) {
 			out[mc.Name] = mc
 		}
 	}

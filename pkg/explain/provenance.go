@@ -9,8 +9,8 @@ import (
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 	configv1 "github.com/openshift/api/config/v1"
 
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registries"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
@@ -201,7 +201,7 @@ func RenderPool(in *inputs.Inputs, opts render.Options) (*Rendered, error) {
 		return nil, err
 	}
 	if len(out.Pools) == 0 {
-		return nil, fmt.Errorf("no pool to render for: no MachineConfigPool carries the %s label", generated.BuiltInPoolLabel)
+		return nil, fmt.Errorf("no pool to render for: no MachineConfigPool carries the %s label", machineconfigs.BuiltInPoolLabel)
 	}
 	pool := out.Pools[0]
 	if slices.Contains(out.Pools, workerPool) {

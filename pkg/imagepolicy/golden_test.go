@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
@@ -67,7 +67,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Render: %v", err)
 			}
-			compareFiles(t, dir, out.Files(generated.Registries))
+			compareFiles(t, dir, out.Files(machineconfigs.Registries))
 			want, _ := golden.Optional(t, dir, "status.txt")
 			golden.CompareText(t, "status", want, statusText(out))
 			want, _ = golden.Optional(t, dir, "warnings.txt")

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/golden"
@@ -30,7 +30,7 @@ func TestTheOrderOfPolicyObjectsDoesNotMatter(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: reversed: %v", dir, err)
 		}
-		firstFiles, againFiles := first.Files(generated.Registries), again.Files(generated.Registries)
+		firstFiles, againFiles := first.Files(machineconfigs.Registries), again.Files(machineconfigs.Registries)
 		if len(firstFiles) != len(againFiles) {
 			t.Fatalf("%s: %d files, then %d", dir, len(firstFiles), len(againFiles))
 		}

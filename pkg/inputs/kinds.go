@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 )
 
 // Kind names, as an admin types them after `kubectl describe`.
@@ -80,7 +80,7 @@ type Kind struct {
 	// Configures is the generated output whose rollouts are attributed to objects of this kind: the
 	// configuration an admin writes gets a RolledOut event once a write it caused is live. nil for kinds that
 	// only inform a render (ClusterVersion, FeatureGate, pools).
-	Configures *generated.Output
+	Configures *machineconfigs.Output
 
 	store store
 }
@@ -143,25 +143,25 @@ type store interface {
 
 // Kinds are the input kinds, in the order summaries list them.
 var Kinds = []*Kind{
-	{Name: KindImageContentSourcePolicy, Configures: generated.Registries, GroupVersion: operatorv1alpha1.GroupVersion, install: operatorv1alpha1.Install, Resource: "imagecontentsourcepolicies", Mirrors: true,
+	{Name: KindImageContentSourcePolicy, Configures: machineconfigs.Registries, GroupVersion: operatorv1alpha1.GroupVersion, install: operatorv1alpha1.Install, Resource: "imagecontentsourcepolicies", Mirrors: true,
 		store: listOf(func(in *Inputs) *[]*operatorv1alpha1.ImageContentSourcePolicy { return &in.ImageContentSourcePolicies })},
-	{Name: KindImageDigestMirrorSet, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "imagedigestmirrorsets", Mirrors: true,
+	{Name: KindImageDigestMirrorSet, Configures: machineconfigs.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "imagedigestmirrorsets", Mirrors: true,
 		copyStatus: statusAt(func(o *configv1.ImageDigestMirrorSet) *configv1.ImageDigestMirrorSetStatus { return &o.Status }),
 		store:      listOf(func(in *Inputs) *[]*configv1.ImageDigestMirrorSet { return &in.ImageDigestMirrorSets })},
-	{Name: KindImageTagMirrorSet, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "imagetagmirrorsets", Mirrors: true,
+	{Name: KindImageTagMirrorSet, Configures: machineconfigs.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "imagetagmirrorsets", Mirrors: true,
 		copyStatus: statusAt(func(o *configv1.ImageTagMirrorSet) *configv1.ImageTagMirrorSetStatus { return &o.Status }),
 		store:      listOf(func(in *Inputs) *[]*configv1.ImageTagMirrorSet { return &in.ImageTagMirrorSets })},
-	{Name: KindClusterImagePolicy, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "clusterimagepolicies",
+	{Name: KindClusterImagePolicy, Configures: machineconfigs.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "clusterimagepolicies",
 		Gate: GateSigstoreImageVerification, Optional: true,
 		Status:     conditionsAt(func(o *configv1.ClusterImagePolicy) *[]metav1.Condition { return &o.Status.Conditions }),
 		copyStatus: statusAt(func(o *configv1.ClusterImagePolicy) *configv1.ClusterImagePolicyStatus { return &o.Status }),
 		store:      listOf(func(in *Inputs) *[]*configv1.ClusterImagePolicy { return &in.ClusterImagePolicies })},
-	{Name: KindImagePolicy, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "imagepolicies", Namespaced: true,
+	{Name: KindImagePolicy, Configures: machineconfigs.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "imagepolicies", Namespaced: true,
 		Gate: GateSigstoreImageVerification, Optional: true,
 		Status:     conditionsAt(func(o *configv1.ImagePolicy) *[]metav1.Condition { return &o.Status.Conditions }),
 		copyStatus: statusAt(func(o *configv1.ImagePolicy) *configv1.ImagePolicyStatus { return &o.Status }),
 		store:      listOf(func(in *Inputs) *[]*configv1.ImagePolicy { return &in.ImagePolicies })},
-	{Name: KindImage, Configures: generated.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "images", Singleton: ImageConfigName,
+	{Name: KindImage, Configures: machineconfigs.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "images", Singleton: ImageConfigName,
 		copyStatus: statusAt(func(o *configv1.Image) *configv1.ImageStatus { return &o.Status }),
 		store:      singleton(func(in *Inputs) **configv1.Image { return &in.Image })},
 	{Name: KindClusterVersion, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "clusterversions", Singleton: ClusterVersionName,
@@ -176,7 +176,7 @@ var Kinds = []*Kind{
 	{Name: KindInfrastructure, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "infrastructures", Singleton: InfrastructureName,
 		copyStatus: statusAt(func(o *configv1.Infrastructure) *configv1.InfrastructureStatus { return &o.Status }),
 		store:      singleton(func(in *Inputs) **configv1.Infrastructure { return &in.Infrastructure })},
-	{Name: KindCRIOCredentialProvider, Configures: generated.CredentialProviders, GroupVersion: configv1.GroupVersion, install: configv1.Install,
+	{Name: KindCRIOCredentialProvider, Configures: machineconfigs.CredentialProviders, GroupVersion: configv1.GroupVersion, install: configv1.Install,
 		Resource: "criocredentialproviderconfigs", Singleton: CRIOCredentialProviderConfigName, Gate: GateCRIOCredentialProviderConfig, Optional: true,
 		SingletonRule: "criocredentialproviderconfig is a singleton, .metadata.name must be 'cluster'",
 		Status:        conditionsAt(func(o *configv1.CRIOCredentialProviderConfig) *[]metav1.Condition { return &o.Status.Conditions }),

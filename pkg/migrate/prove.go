@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/linediff"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 )
@@ -34,8 +34,8 @@ type Proof struct {
 	// Pools are the pools whose MachineConfigs were compared, e.g. master, worker.
 	Pools []string
 	// Today are the MachineConfigs rendered from the inputs as they are, one per pool and output.
-	Today []*generated.Desired
-	// Changes lists, per step and generated MachineConfig, what generated.Differences finds; empty when
+	Today []*machineconfigs.Desired
+	// Changes lists, per step and generated MachineConfig, what machineconfigs.Differences finds; empty when
 	// neutral.
 	Changes []MachineConfigChange
 	// Files lists, per step, the lines of the node files that differ: "registries.conf: - <line>" and "+ <line>".
@@ -48,7 +48,7 @@ type Proof struct {
 // a step.
 type MachineConfigChange struct {
 	Step  Step
-	Key   generated.Key
+	Key   machineconfigs.Key
 	Lines []string
 }
 
@@ -56,7 +56,7 @@ type MachineConfigChange struct {
 func (p *Proof) Neutral() bool { return len(p.Changes) == 0 && len(p.Invalid) == 0 }
 
 // Prove renders in as it is and at each step of plan, and compares each generated MachineConfig with
-// generated.Differences: the decoded contents, modes and attributes of every file, and the labels, annotations
+// machineconfigs.Differences: the decoded contents, modes and attributes of every file, and the labels, annotations
 // and owner references the controller sets. Inputs that do not render today give the *inputs.InvalidError.
 func Prove(in *inputs.Inputs, plan *Plan, opts render.Options) (*Proof, error) {
 	today, err := render.Render(in, opts)
@@ -79,7 +79,7 @@ func Prove(in *inputs.Inputs, plan *Plan, opts render.Options) (*Proof, error) {
 			if have := today.Desired(want.Key); have == nil {
 				lines = []string{"a MachineConfig that is not rendered today"}
 			} else {
-				lines = generated.Strings(generated.Differences(have.Object, have.Config(), want))
+				lines = machineconfigs.Strings(machineconfigs.Differences(have.Object, have.Config(), want))
 			}
 			if len(lines) > 0 {
 				proof.Changes = append(proof.Changes, MachineConfigChange{Step: step, Key: want.Key, Lines: lines})

@@ -22,7 +22,7 @@ import (
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
@@ -33,7 +33,7 @@ type Tree map[string]nodefiles.Files
 // Read reads one side from path:
 //   - a directory written by `render --node-root`: either one pool's directory (holding a directory of a managed
 //     path, e.g. etc/containers or etc/crio/policies), read as pool "", or the root holding one such directory per
-//     pool. The files at the node paths the render may write (generated.Managed: registries.conf, policy.json,
+//     pool. The files at the node paths the render may write (machineconfigs.Managed: registries.conf, policy.json,
 //     the search drop-in, sigstore-registries.yaml, /etc/crio/policies/*) are read, others are not. A directory
 //     with no pool is a pool whose files are all the node's base files (render writes nothing then);
 //   - a MachineConfig, YAML or JSON: the files of its Ignition config;
@@ -144,9 +144,9 @@ func readDir(dir string) (Tree, error) {
 	return tree, nil
 }
 
-// isPoolDir reports whether dir holds node files: a directory of a managed path (generated.ManagedDirs).
+// isPoolDir reports whether dir holds node files: a directory of a managed path (machineconfigs.ManagedDirs).
 func isPoolDir(dir string) bool {
-	for _, d := range generated.ManagedDirs() {
+	for _, d := range machineconfigs.ManagedDirs() {
 		if info, err := os.Stat(filepath.Join(dir, filepath.FromSlash(d))); err == nil && info.IsDir() {
 			return true
 		}
@@ -158,7 +158,7 @@ func isPoolDir(dir string) bool {
 // order, each directory's files sorted by path.
 func readPoolDir(dir string) (nodefiles.Files, error) {
 	var out nodefiles.Files
-	for _, o := range generated.Outputs {
+	for _, o := range machineconfigs.Outputs {
 		for _, p := range o.Paths {
 			if p.Dir {
 				files, err := readNodeDir(dir, p.Path)
@@ -231,7 +231,7 @@ func machineConfigFiles(path string, data []byte) (nodefiles.Files, error) {
 	if err := yaml.Unmarshal(data, mc); err != nil {
 		return nil, fmt.Errorf("%s: not a valid MachineConfig: %v", path, err)
 	}
-	files, err := generated.DecodeFiles(mc)
+	files, err := machineconfigs.DecodeFiles(mc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
@@ -102,7 +102,7 @@ func TestReadAnEmptyDirectoryIsThePoolOfBaseFiles(t *testing.T) {
 }
 
 func TestReadAMachineConfigOrARegistriesConf(t *testing.T) {
-	ign, err := generated.Encode(nodefiles.Files{{Path: nodefiles.RegistriesConf, Data: []byte(conf)}, {Path: nodefiles.NamespacePolicy("a"), Data: []byte("{}")}})
+	ign, err := machineconfigs.Encode(nodefiles.Files{{Path: nodefiles.RegistriesConf, Data: []byte(conf)}, {Path: nodefiles.NamespacePolicy("a"), Data: []byte("{}")}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 )
@@ -20,7 +20,7 @@ const (
 	Unchanged Change = "unchanged"
 	// Created: the MachineConfig does not exist yet.
 	Created Change = "created"
-	// Updated: it differs in meaning (generated.Differences).
+	// Updated: it differs in meaning (machineconfigs.Differences).
 	Updated Change = "updated"
 	// Deleted: the pool would no longer be a built-in pool, or no longer exist, or the output is removed (its
 	// object is deleted).
@@ -30,17 +30,17 @@ const (
 // MachineConfig is what a render with the edits does to one generated MachineConfig.
 type MachineConfig struct {
 	// Key names it: pool and output, e.g. 99-worker-generated-registries.
-	Key generated.Key
+	Key machineconfigs.Key
 	// Existing is the MachineConfig as the cluster holds it now, nil when there is none; Desired is the one rendered
 	// with the edits, nil when there would be none.
 	Existing *mcfgv1.MachineConfig
-	Desired  *generated.Desired
+	Desired  *machineconfigs.Desired
 	// Old and New are the files each writes, in its order (none for a missing one).
 	Old, New nodefiles.Files
-	// Reasons are what generated.Differences, the controller's reasons to write, finds between Existing and
+	// Reasons are what machineconfigs.Differences, the controller's reasons to write, finds between Existing and
 	// Desired, e.g. "file /etc/containers/registries.conf: contents differ". The version annotation, which says
 	// which build wrote a MachineConfig and not what it says, is left out.
-	Reasons []generated.Difference
+	Reasons []machineconfigs.Difference
 }
 
 // Change says whether, and how, the controller would write the MachineConfig.
@@ -87,11 +87,11 @@ func (p *Pool) Changed() bool {
 	return slices.ContainsFunc(p.MachineConfigs, func(m MachineConfig) bool { return m.Change() != Unchanged })
 }
 
-// Compare returns, for every pool in before (the built-in pools of the cluster now, generated.BuiltInPools) or in
+// Compare returns, for every pool in before (the built-in pools of the cluster now, machineconfigs.BuiltInPools) or in
 // out (the render with the edits), sorted by name, each generated MachineConfig of the outputs out manages
 // (render.Written or render.Removed) now (looked up with get, a MachineConfig lister's Get, decoded with dec) and
 // after the edits.
-func Compare(before []string, out *render.Output, get func(name string) (*mcfgv1.MachineConfig, error), dec *generated.Decoder) ([]Pool, error) {
+func Compare(before []string, out *render.Output, get func(name string) (*mcfgv1.MachineConfig, error), dec *machineconfigs.Decoder) ([]Pool, error) {
 	names := slices.Concat(before, out.Pools)
 	slices.Sort(names)
 	names = slices.Compact(names)
@@ -102,7 +102,7 @@ func Compare(before []string, out *render.Output, get func(name string) (*mcfgv1
 			if r.State == render.Unmanaged {
 				continue
 			}
-			m, err := compareOne(generated.Key{Pool: name, Output: r.Output}, out, get, dec)
+			m, err := compareOne(machineconfigs.Key{Pool: name, Output: r.Output}, out, get, dec)
 			if err != nil {
 				return nil, err
 			}
@@ -115,7 +115,7 @@ func Compare(before []string, out *render.Output, get func(name string) (*mcfgv1
 	return pools, nil
 }
 
-func compareOne(key generated.Key, out *render.Output, get func(name string) (*mcfgv1.MachineConfig, error), dec *generated.Decoder) (MachineConfig, error) {
+func compareOne(key machineconfigs.Key, out *render.Output, get func(name string) (*mcfgv1.MachineConfig, error), dec *machineconfigs.Decoder) (MachineConfig, error) {
 	m := MachineConfig{Key: key, Desired: out.Desired(key)}
 	existing, err := get(key.Name())
 	switch {
@@ -125,7 +125,7 @@ func compareOne(key generated.Key, out *render.Output, get func(name string) (*m
 	default:
 		m.Existing = existing
 	}
-	var have *generated.Config
+	var have *machineconfigs.Config
 	if m.Existing != nil {
 		if have, err = dec.Decode(m.Existing); err != nil {
 			return m, err
@@ -136,7 +136,7 @@ func compareOne(key generated.Key, out *render.Output, get func(name string) (*m
 		m.New = m.Desired.Files
 	}
 	if m.Existing != nil && m.Desired != nil {
-		m.Reasons = generated.Differences(m.Existing, have, m.Desired.WithVersion(m.Existing.Annotations[generated.VersionAnnotation]))
+		m.Reasons = machineconfigs.Differences(m.Existing, have, m.Desired.WithVersion(m.Existing.Annotations[machineconfigs.VersionAnnotation]))
 	}
 	return m, nil
 }

@@ -7,7 +7,7 @@
 //	in := reader.Inputs()                                   // the controller's gather
 //	next, edits, err := preview.Overlay(in, files.Objects, deletes)
 //	out, err := render.Render(next, opts)                   // the controller's render
-//	pools, err := preview.Compare(generated.BuiltInPools(in.Pools), out, reader.MachineConfigs().Get, reader.Decoder())
+//	pools, err := preview.Compare(machineconfigs.BuiltInPools(in.Pools), out, reader.MachineConfigs().Get, reader.Decoder())
 package preview
 
 import (

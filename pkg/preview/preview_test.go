@@ -10,9 +10,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputfiles"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/preview"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
@@ -136,14 +136,14 @@ func outcomes(pools []preview.Pool) string {
 	var out []string
 	for _, p := range pools {
 		for _, m := range p.MachineConfigs {
-			out = append(out, fmt.Sprintf("%s:%s%v", m.Key.Pool, m.Change(), generated.Strings(m.Reasons)))
+			out = append(out, fmt.Sprintf("%s:%s%v", m.Key.Pool, m.Change(), machineconfigs.Strings(m.Reasons)))
 		}
 	}
 	return strings.Join(out, " ")
 }
 
 // objects returns the MachineConfig objects of a render, as a cluster would hold them.
-func objects(ds []*generated.Desired) []*mcfgv1.MachineConfig {
+func objects(ds []*machineconfigs.Desired) []*mcfgv1.MachineConfig {
 	out := make([]*mcfgv1.MachineConfig, len(ds))
 	for i, d := range ds {
 		out[i] = d.Object
@@ -156,7 +156,7 @@ func TestCompareSaysWhatTheControllerWouldWritePerPool(t *testing.T) {
 	// Written by another build of the controller: the version annotation alone is no reason to write.
 	now := renderOf(t, in, "4.20-other-build").MachineConfigs
 	get := lister(objects(now)...)
-	names := generated.BuiltInPools(in.Pools)
+	names := machineconfigs.BuiltInPools(in.Pools)
 
 	pools, err := preview.Compare(names, renderOf(t, in, "dev"), get, nil)
 	if err != nil {

@@ -8,8 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/openshift/registries-controller/pkg/credentialprovider"
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 )
 
 // credentials renders the credential providers output (docs/semantics.md §10): Unmanaged while the feature gate
@@ -18,7 +18,7 @@ import (
 // unless Written) and the warnings: the entries skipped because a cloud provider's own entry covers them, and
 // why the output is not managed when the object is given but cannot count.
 func credentials(in *inputs.Inputs) (Rendered, *credentialprovider.Result, []inputs.Problem, error) {
-	out := Rendered{Output: generated.CredentialProviders}
+	out := Rendered{Output: machineconfigs.CredentialProviders}
 	cfg := in.CRIOCredentialProviderConfig
 	var warnings []inputs.Problem
 	on, gateWarning := in.FeatureGateEnabled(inputs.GateCRIOCredentialProviderConfig)
@@ -33,7 +33,7 @@ func credentials(in *inputs.Inputs) (Rendered, *credentialprovider.Result, []inp
 		out.State, out.Why = Unmanaged, why
 		warnings = append(warnings, inputs.Problem{
 			At:      inputs.FieldRef{Object: inputs.ObjectRef{Kind: inputs.KindCRIOCredentialProvider, Name: inputs.CRIOCredentialProviderConfigName}},
-			Message: fmt.Sprintf("the feature gate %s is on, but %s; the %s MachineConfigs are left as they are", inputs.GateCRIOCredentialProviderConfig, why, generated.CredentialProviders),
+			Message: fmt.Sprintf("the feature gate %s is on, but %s; the %s MachineConfigs are left as they are", inputs.GateCRIOCredentialProviderConfig, why, machineconfigs.CredentialProviders),
 			Fix:     "install the CRD of criocredentialproviderconfigs.config.openshift.io",
 		})
 		return out, nil, warnings, nil

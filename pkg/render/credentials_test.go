@@ -10,8 +10,8 @@ import (
 
 	configv1 "github.com/openshift/api/config/v1"
 
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
@@ -50,7 +50,7 @@ func TestTheCredentialProvidersMachineConfigIsMCOs(t *testing.T) {
 	var names []string
 	for _, d := range out.MachineConfigs {
 		names = append(names, d.Object.Name)
-		if d.Key.Output != generated.CredentialProviders {
+		if d.Key.Output != machineconfigs.CredentialProviders {
 			continue
 		}
 		mc := d.Object
@@ -69,7 +69,7 @@ func TestTheCredentialProvidersMachineConfigIsMCOs(t *testing.T) {
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("MachineConfigs %s, want %s", got, want)
 	}
-	if r := out.Rendered(generated.CredentialProviders); r.State != render.Written || len(out.AllFiles()) != len(out.Files(generated.Registries))+2 {
+	if r := out.Rendered(machineconfigs.CredentialProviders); r.State != render.Written || len(out.AllFiles()) != len(out.Files(machineconfigs.Registries))+2 {
 		t.Errorf("credentials output %s with %d files", r.State, len(r.Files))
 	}
 }
@@ -106,10 +106,10 @@ func TestTheCredentialProvidersOutputFollowsTheObjectTheGateAndTheCRD(t *testing
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := out.Rendered(generated.CredentialProviders).State; got != tc.state {
+			if got := out.Rendered(machineconfigs.CredentialProviders).State; got != tc.state {
 				t.Errorf("state %s, want %s", got, tc.state)
 			}
-			d := out.Desired(generated.Key{Pool: "worker", Output: generated.CredentialProviders})
+			d := out.Desired(machineconfigs.Key{Pool: "worker", Output: machineconfigs.CredentialProviders})
 			switch {
 			case tc.raw == "" && d != nil:
 				t.Errorf("a MachineConfig %s", d.Object.Spec.Config.Raw)

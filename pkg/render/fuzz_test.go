@@ -14,8 +14,8 @@ import (
 	"github.com/containers/image/v5/types"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/fixtures"
@@ -58,15 +58,15 @@ func FuzzDifferences(f *testing.F) {
 			return
 		}
 		for i := range ma {
-			have, err := generated.Decode(ma[i].Object)
+			have, err := machineconfigs.Decode(ma[i].Object)
 			if err != nil {
 				t.Fatal(err)
 			}
-			diffs := generated.Differences(ma[i].Object, have, mb[i])
+			diffs := machineconfigs.Differences(ma[i].Object, have, mb[i])
 			same, why := sameMeaning(t, dir, ma[i].Object, mb[i].Object)
 			if noDiff := len(diffs) == 0; noDiff != same {
 				t.Fatalf("%s: Differences says no difference %v, containers/image says same meaning %v (%s)\nA:\n%s\nB:\n%s\ndifferences: %q",
-					ma[i].Key.Name(), noDiff, same, why, a, b, generated.Strings(diffs))
+					ma[i].Key.Name(), noDiff, same, why, a, b, machineconfigs.Strings(diffs))
 			}
 		}
 	})
@@ -77,7 +77,7 @@ const maxScriptLines = 24
 
 // renderScript renders the configuration a script describes for the pools master and worker; false when it is
 // invalid.
-func renderScript(script string) ([]*generated.Desired, bool) {
+func renderScript(script string) ([]*machineconfigs.Desired, bool) {
 	in := &inputs.Inputs{ClusterVersion: fixtures.ClusterVersion(fixtures.ReleaseImage),
 		Pools: []*mcfgv1.MachineConfigPool{fixtures.Pool("master", true), fixtures.Pool("worker", true)}}
 	lines := strings.Split(script, "\n")

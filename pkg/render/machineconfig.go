@@ -7,7 +7,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
@@ -27,7 +27,7 @@ const (
 
 // Rendered is what a render wants of one output.
 type Rendered struct {
-	Output *generated.Output
+	Output *machineconfigs.Output
 	State  State
 	// Files are the node files every pool's MachineConfig of the output writes, in MachineConfig order (Written).
 	Files nodefiles.Files
@@ -39,23 +39,23 @@ type Rendered struct {
 
 // machineConfigs returns the output's MachineConfig for every pool (none unless Written): raw, the Ignition config
 // of the files, is encoded once for all pools.
-func (r *Rendered) machineConfigs(pools []string, version string) ([]*generated.Desired, error) {
+func (r *Rendered) machineConfigs(pools []string, version string) ([]*machineconfigs.Desired, error) {
 	if r.State != Written {
 		return nil, nil
 	}
-	raw, err := generated.Encode(r.Files)
+	raw, err := machineconfigs.Encode(r.Files)
 	if err != nil {
 		return nil, fmt.Errorf("output %s: %w", r.Output, err)
 	}
-	out := make([]*generated.Desired, 0, len(pools))
+	out := make([]*machineconfigs.Desired, 0, len(pools))
 	for _, pool := range pools {
-		out = append(out, generated.NewDesired(generated.Key{Pool: pool, Output: r.Output}, r.Files, raw, r.owner, version))
+		out = append(out, machineconfigs.NewDesired(machineconfigs.Key{Pool: pool, Output: r.Output}, r.Files, raw, r.owner, version))
 	}
 	return out, nil
 }
 
 // Rendered returns what the render wants of output o.
-func (out *Output) Rendered(o *generated.Output) *Rendered {
+func (out *Output) Rendered(o *machineconfigs.Output) *Rendered {
 	for i := range out.Outputs {
 		if out.Outputs[i].Output == o {
 			return &out.Outputs[i]
@@ -65,7 +65,7 @@ func (out *Output) Rendered(o *generated.Output) *Rendered {
 }
 
 // Files returns the node files output o's MachineConfigs write, the same for every pool (none unless Written).
-func (out *Output) Files(o *generated.Output) nodefiles.Files { return out.Rendered(o).Files }
+func (out *Output) Files(o *machineconfigs.Output) nodefiles.Files { return out.Rendered(o).Files }
 
 // AllFiles returns the node files of every written output, in output order: what a built-in pool's nodes get.
 func (out *Output) AllFiles() nodefiles.Files {
@@ -77,8 +77,8 @@ func (out *Output) AllFiles() nodefiles.Files {
 }
 
 // Desired returns the MachineConfig the render wants for key, nil when there is none.
-func (out *Output) Desired(key generated.Key) *generated.Desired {
-	i := slices.IndexFunc(out.MachineConfigs, func(d *generated.Desired) bool { return d.Key == key })
+func (out *Output) Desired(key machineconfigs.Key) *machineconfigs.Desired {
+	i := slices.IndexFunc(out.MachineConfigs, func(d *machineconfigs.Desired) bool { return d.Key == key })
 	if i < 0 {
 		return nil
 	}

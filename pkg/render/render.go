@@ -14,9 +14,9 @@ import (
 	"slices"
 
 	"github.com/openshift/registries-controller/pkg/credentialprovider"
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/imagepolicy"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registries"
 )
@@ -46,12 +46,12 @@ type Output struct {
 	Policies *imagepolicy.Result
 	// Credentials is the render of the CRIOCredentialProviderConfig, nil unless its output is render.Written.
 	Credentials *credentialprovider.Result
-	// Pools are the built-in pools rendered for, sorted (generated.BuiltInPools).
+	// Pools are the built-in pools rendered for, sorted (machineconfigs.BuiltInPools).
 	Pools []string
-	// Outputs are what the render wants of each output, in generated.Outputs order.
+	// Outputs are what the render wants of each output, in machineconfigs.Outputs order.
 	Outputs []Rendered
-	// MachineConfigs holds one MachineConfig per pool and written output, in generated.Key order.
-	MachineConfigs []*generated.Desired
+	// MachineConfigs holds one MachineConfig per pool and written output, in machineconfigs.Key order.
+	MachineConfigs []*machineconfigs.Desired
 	// Sizes are how large each MachineConfig is, in the same order (the size budget, MaxMachineConfigBytes).
 	Sizes []Size
 }
@@ -98,8 +98,8 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 	}
 	merge.Report.Warnings = append(merge.Report.Warnings, credsWarnings...)
 	files := nodeFiles(merge, policies)
-	out := &Output{Report: &merge.Report, Merge: merge, Policies: policies, Credentials: credsResult, Pools: generated.BuiltInPools(in.Pools)}
-	out.Outputs = []Rendered{{Output: generated.Registries, State: Written, Files: files, owner: imageOwnerReference(in.Image)}, creds}
+	out := &Output{Report: &merge.Report, Merge: merge, Policies: policies, Credentials: credsResult, Pools: machineconfigs.BuiltInPools(in.Pools)}
+	out.Outputs = []Rendered{{Output: machineconfigs.Registries, State: Written, Files: files, owner: imageOwnerReference(in.Image)}, creds}
 	// The load-back runs while the MachineConfigs are encoded: on a node with more than one core the render then
 	// takes about as long as the load alone.
 	checked := make(chan error, 1)

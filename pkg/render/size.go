@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/registries"
 )
 
@@ -24,7 +24,7 @@ const (
 
 // Size is how large one generated MachineConfig is, as a write request carries it.
 type Size struct {
-	Key generated.Key
+	Key machineconfigs.Key
 	// Bytes is the length of the MachineConfig's JSON, e.g. 1204116.
 	Bytes int
 }
@@ -117,8 +117,8 @@ type contribution struct {
 // each mirror's [[registry.mirror]] table is shared among the entries that list it, each source's [[registry]]
 // table among the entries that configure it, and base64 makes every byte four thirds of one. Other outputs are
 // small by construction (the credential providers take at most 50 entries) and name no contributor.
-func contributors(out *Output, o *generated.Output) []contribution {
-	if o != generated.Registries || out.Report == nil {
+func contributors(out *Output, o *machineconfigs.Output) []contribution {
+	if o != machineconfigs.Registries || out.Report == nil {
 		return nil
 	}
 	bytes := map[inputs.ObjectRef]float64{}

@@ -8,11 +8,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
-// Want is what a pool's rendered config must hold at the paths one output owns (generated.Output.Owns) for the
+// Want is what a pool's rendered config must hold at the paths one output owns (machineconfigs.Output.Owns) for the
 // output's render to be live there.
 //
 // MCO renders a pool's config by merging the MachineConfigs its machineConfigSelector matches in name order, a
@@ -21,8 +21,8 @@ import (
 // rendered config must hold the render's registries.conf and 50-extra's policy.json; had nothing else written
 // policy.json, it must hold none.
 type Want struct {
-	// Output is the output judged, e.g. generated.Registries.
-	Output *generated.Output
+	// Output is the output judged, e.g. machineconfigs.Registries.
+	Output *machineconfigs.Output
 	// Generated is the generated MachineConfig whose files the pool gets, e.g. 99-worker-generated-registries.
 	Generated string
 	// Files are the files the rendered config must hold at the output's paths, sorted by path; a path of the
@@ -46,7 +46,7 @@ type Override struct {
 // there, given every MachineConfig of the cluster (configs, decoded with dec). The output's generated MachineConfig
 // for the pool (GeneratedFor) plays no part as it is in configs: files take its place, so a render can be judged
 // before it is written.
-func Expect(pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfig, dec *generated.Decoder, output *generated.Output, files nodefiles.Files) (Want, error) {
+func Expect(pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfig, dec *machineconfigs.Decoder, output *machineconfigs.Output, files nodefiles.Files) (Want, error) {
 	selected, err := Selected(pool, configs)
 	if err != nil {
 		return Want{}, err
@@ -121,8 +121,8 @@ func Selected(pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfig) (
 // GeneratedFor returns the name of output's generated MachineConfig whose files pool's nodes get: a built-in pool's
 // own (99-<pool>-generated-registries); for another pool, the last generated MachineConfig of the output its
 // selector matches (a custom pool inherits the worker one), or the worker one when it matches none yet.
-func GeneratedFor(pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfig, output *generated.Output) string {
-	if generated.BuiltIn(pool) {
+func GeneratedFor(pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfig, output *machineconfigs.Output) string {
+	if machineconfigs.BuiltIn(pool) {
 		return output.MachineConfigName(pool.Name)
 	}
 	name := output.MachineConfigName("worker")
@@ -131,7 +131,7 @@ func GeneratedFor(pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfi
 		return name
 	}
 	for _, mc := range selected {
-		if k, ok := generated.ParseName(mc.Name); ok && k.Output == output {
+		if k, ok := machineconfigs.ParseName(mc.Name); ok && k.Output == output {
 			name = mc.Name
 		}
 	}

@@ -6,14 +6,14 @@ import (
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
 // ManagedFiles returns the files mc writes at paths keep accepts, decoded with dec (which keeps what it decoded
 // per resourceVersion; nil decodes every time), sorted by path; for a path written twice, the last entry, as
 // Ignition's merge keeps. A file that does not decode is an error naming it.
-func ManagedFiles(dec *generated.Decoder, mc *mcfgv1.MachineConfig, keep func(string) bool) (nodefiles.Files, error) {
+func ManagedFiles(dec *machineconfigs.Decoder, mc *mcfgv1.MachineConfig, keep func(string) bool) (nodefiles.Files, error) {
 	cfg, err := dec.Decode(mc)
 	if err != nil {
 		return nil, err

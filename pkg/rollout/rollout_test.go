@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/rollout"
 	"github.com/openshift/registries-controller/test/fixtures"
@@ -220,7 +220,7 @@ func TestJudge(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			configs := tc.configs(t)
-			want, err := rollout.Expect(tc.pool, configs, nil, generated.Registries, tc.files)
+			want, err := rollout.Expect(tc.pool, configs, nil, machineconfigs.Registries, tc.files)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -256,7 +256,7 @@ func gzippedConfig(t *testing.T, name, path string, data []byte) *mcfgv1.Machine
 
 func TestOtherMachineConfigsAreReadWhateverTheyHoldBesidesManagedFiles(t *testing.T) {
 	extra := gzippedConfig(t, "50-policy", nodefiles.PolicyJSON, policy.Data)
-	files, err := rollout.ManagedFiles(nil, extra, generated.Managed)
+	files, err := rollout.ManagedFiles(nil, extra, machineconfigs.Managed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +266,7 @@ func TestOtherMachineConfigsAreReadWhateverTheyHoldBesidesManagedFiles(t *testin
 	rendered := gzippedConfig(t, "rendered-worker-new", nodefiles.PolicyJSON, policy.Data)
 	p := workerPool("rendered-worker-new", "rendered-worker-new", 1)
 	configs := []*mcfgv1.MachineConfig{extra, rendered}
-	want, err := rollout.Expect(p, configs, nil, generated.Registries, nil)
+	want, err := rollout.Expect(p, configs, nil, machineconfigs.Registries, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,15 +280,15 @@ func TestACustomPoolGetsTheGeneratedConfigItSelects(t *testing.T) {
 	infra.Spec.MachineConfigSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
 		Key: mcfgv1.MachineConfigRoleLabelKey, Operator: metav1.LabelSelectorOpIn, Values: []string{"worker", "infra"},
 	}}}
-	if got := rollout.GeneratedFor(infra, nil, generated.Registries); got != workerGenerated {
+	if got := rollout.GeneratedFor(infra, nil, machineconfigs.Registries); got != workerGenerated {
 		t.Errorf("with no generated config yet: %s, want the worker one", got)
 	}
 	master := workerConfig("99-master-generated-registries")
 	master.Labels[mcfgv1.MachineConfigRoleLabelKey] = "master"
-	if got := rollout.GeneratedFor(infra, []*mcfgv1.MachineConfig{master, workerConfig(workerGenerated)}, generated.Registries); got != workerGenerated {
+	if got := rollout.GeneratedFor(infra, []*mcfgv1.MachineConfig{master, workerConfig(workerGenerated)}, machineconfigs.Registries); got != workerGenerated {
 		t.Errorf("GeneratedFor(infra) = %s", got)
 	}
-	if got := rollout.GeneratedFor(fixtures.Pool("master", true), nil, generated.Registries); got != "99-master-generated-registries" {
+	if got := rollout.GeneratedFor(fixtures.Pool("master", true), nil, machineconfigs.Registries); got != "99-master-generated-registries" {
 		t.Errorf("GeneratedFor(master) = %s", got)
 	}
 	selected, err := rollout.Selected(infra, []*mcfgv1.MachineConfig{master, workerConfig("rendered-worker-x"), workerConfig("50-b"), workerConfig("10-a")})

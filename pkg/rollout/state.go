@@ -12,7 +12,7 @@
 //
 // A pool that is not live and reports NodeDegraded or RenderDegraded True is degraded.
 //
-//	want, err := rollout.Expect(pool, configs, decoder, generated.Registries, out.Files(generated.Registries))
+//	want, err := rollout.Expect(pool, configs, decoder, machineconfigs.Registries, out.Files(machineconfigs.Registries))
 //	st := rollout.Judge(pool, configLister.Get, decoder, want)
 //	fmt.Printf("%s: %s\n", st.Pool, st.Message) // worker: 2/5 nodes updated to rendered-worker-8f3b...
 package rollout
@@ -25,7 +25,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 )
 
 // Phase is where a render stands on a pool.
@@ -69,7 +69,7 @@ type State struct {
 
 // Judge returns where the render that want describes (see Expect) stands on pool, looking the rendered configs
 // up with lookup and decoding them with dec (nil: every time).
-func Judge(pool *mcfgv1.MachineConfigPool, lookup Lookup, dec *generated.Decoder, want Want) State {
+func Judge(pool *mcfgv1.MachineConfigPool, lookup Lookup, dec *machineconfigs.Decoder, want Want) State {
 	st := pool.Status
 	s := State{
 		Pool: pool.Name, Phase: Pending,
@@ -111,7 +111,7 @@ func Judge(pool *mcfgv1.MachineConfigPool, lookup Lookup, dec *generated.Decoder
 
 // carries reports whether the rendered config name holds exactly want's files at the output's paths and the
 // paths want writes; when not, it says why.
-func carries(lookup Lookup, dec *generated.Decoder, name string, want Want) (bool, string) {
+func carries(lookup Lookup, dec *machineconfigs.Decoder, name string, want Want) (bool, string) {
 	if name == "" {
 		return false, "no rendered config"
 	}

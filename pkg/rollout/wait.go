@@ -8,8 +8,8 @@ import (
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/openshift/registries-controller/pkg/generated"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 )
@@ -144,7 +144,7 @@ func (w *Waiter) poolNames(in *inputs.Inputs) ([]string, error) {
 	}
 	var names []string
 	if len(in.Pools) > 0 {
-		names = generated.BuiltInPools(in.Pools)
+		names = machineconfigs.BuiltInPools(in.Pools)
 	}
 	if len(names) == 0 {
 		return nil, ErrNoBuiltInPool

@@ -10,8 +10,8 @@ import (
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 )
 
-// NodeFiles decodes the files a MachineConfig writes, independently of the code under test (pkg/generated holds
-// the controller's own decoder, generated.DecodeFiles): the Ignition JSON is read with a minimal struct and each
+// NodeFiles decodes the files a MachineConfig writes, independently of the code under test (pkg/machineconfigs holds
+// the controller's own decoder, machineconfigs.DecodeFiles): the Ignition JSON is read with a minimal struct and each
 // data URL with the standard library. It maps each path to its contents. It also checks the form MCO writes and the
 // controller must too: Ignition 3.5.0, and each file overwritten, of mode 0644, its contents a base64 data URL of
 // text/plain; a MachineConfig in another form is an error.

@@ -16,7 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
@@ -67,7 +67,7 @@ func renderPool(pool *mcfgv1.MachineConfigPool, all []*mcfgv1.MachineConfig, ver
 	rendered := &mcfgv1.MachineConfig{
 		ObjectMeta: metav1.ObjectMeta{
 			Name:        renderedPrefix + pool.Name + "-" + hex.EncodeToString(sum[:hashBytes]),
-			Annotations: map[string]string{generated.VersionAnnotation: version},
+			Annotations: map[string]string{machineconfigs.VersionAnnotation: version},
 			OwnerReferences: []metav1.OwnerReference{{
 				APIVersion:         mcfgv1.SchemeGroupVersion.String(),
 				Kind:               "MachineConfigPool",
@@ -91,7 +91,7 @@ func renderPool(pool *mcfgv1.MachineConfigPool, all []*mcfgv1.MachineConfig, ver
 // Everything else in the configs (units, kernel arguments, ...) is left out: the simulator only serves
 // tests of files.
 func merge(configs []*mcfgv1.MachineConfig) ([]byte, error) {
-	merged := ign3types.Config{Ignition: ign3types.Ignition{Version: generated.IgnitionVersion}}
+	merged := ign3types.Config{Ignition: ign3types.Ignition{Version: machineconfigs.IgnitionVersion}}
 	index := map[string]int{}
 	for _, mc := range configs {
 		if len(mc.Spec.Config.Raw) == 0 {
@@ -117,7 +117,7 @@ func merge(configs []*mcfgv1.MachineConfig) ([]byte, error) {
 // writes for a built-in pool, so that the pool has a rendered config before any other MachineConfig exists.
 // It writes BaseFilePath, holding the pool's name.
 func baseConfig(pool string) (*mcfgv1.MachineConfig, error) {
-	raw, err := generated.Encode(nodefiles.Files{{Path: BaseFilePath, Data: []byte(pool + "\n")}})
+	raw, err := machineconfigs.Encode(nodefiles.Files{{Path: BaseFilePath, Data: []byte(pool + "\n")}})
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
@@ -29,7 +29,7 @@ func roleSelector(role string) *metav1.LabelSelector {
 // pathsAndContents returns the files mc writes as "path=contents", in its order.
 func pathsAndContents(t *testing.T, mc *mcfgv1.MachineConfig) []string {
 	t.Helper()
-	files, err := generated.DecodeFiles(mc)
+	files, err := machineconfigs.DecodeFiles(mc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestTheRenderedConfigMergesTheSelectedConfigsInNameOrder(t *testing.T) {
 	if !strings.HasPrefix(mc.Name, "rendered-worker-") || len(mc.Name) != len("rendered-worker-")+32 {
 		t.Errorf("name = %q, want rendered-worker-<32 hex digits>", mc.Name)
 	}
-	if got := mc.Annotations[generated.VersionAnnotation]; got != "v1" {
+	if got := mc.Annotations[machineconfigs.VersionAnnotation]; got != "v1" {
 		t.Errorf("version annotation = %q, want v1", got)
 	}
 	if refs := mc.OwnerReferences; len(refs) != 1 || refs[0].Kind != "MachineConfigPool" || refs[0].Name != "worker" || !*refs[0].Controller {

@@ -16,7 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
@@ -67,7 +67,7 @@ func applyConfig(t *testing.T, mc *mcfgv1.MachineConfig) {
 // holding contents.
 func applyGenerated(t *testing.T, pool, contents string) {
 	t.Helper()
-	applyConfig(t, fixtures.MachineConfig(generated.Registries.MachineConfigName(pool), pool, fixtures.File(nodefiles.RegistriesConf, contents)))
+	applyConfig(t, fixtures.MachineConfig(machineconfigs.Registries.MachineConfigName(pool), pool, fixtures.File(nodefiles.RegistriesConf, contents)))
 }
 
 // poolWatch follows the changes of one pool.
@@ -213,8 +213,8 @@ func assertRenderedConfig(t *testing.T, name, pool string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := mc.Annotations[generated.VersionAnnotation]; got != mcosim.DefaultControllerVersion {
-		t.Errorf("%s: annotation %s = %q, want %q", name, generated.VersionAnnotation, got, mcosim.DefaultControllerVersion)
+	if got := mc.Annotations[machineconfigs.VersionAnnotation]; got != mcosim.DefaultControllerVersion {
+		t.Errorf("%s: annotation %s = %q, want %q", name, machineconfigs.VersionAnnotation, got, mcosim.DefaultControllerVersion)
 	}
 	owner := getPool(t, pool)
 	if refs := mc.OwnerReferences; len(refs) != 1 || refs[0].UID != owner.UID || refs[0].Kind != "MachineConfigPool" {

@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/util/retry"
 	"k8s.io/klog/v2"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 )
 
 // syncAll makes one pass over every pool and returns how long to wait before the next one. The pools are
@@ -73,7 +73,7 @@ func (s *Sim) syncPool(ctx context.Context, pool *mcfgv1.MachineConfigPool, conf
 // ensureBaseConfig creates the MachineConfig 00-<pool> of a built-in pool when it is missing, and reports
 // whether it tried to.
 func (s *Sim) ensureBaseConfig(ctx context.Context, pool *mcfgv1.MachineConfigPool) (bool, error) {
-	if _, builtIn := pool.Labels[generated.BuiltInPoolLabel]; s.opts.NoBaseConfigs || !builtIn {
+	if _, builtIn := pool.Labels[machineconfigs.BuiltInPoolLabel]; s.opts.NoBaseConfigs || !builtIn {
 		return false, nil
 	}
 	if _, err := s.configs.Get(baseConfigName(pool.Name)); !apierrors.IsNotFound(err) {

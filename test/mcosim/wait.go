@@ -11,7 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 )
 
 // pollInterval is how often WaitUpdated looks at the pool.
@@ -118,7 +118,7 @@ func (s *Sim) RenderedFiles(ctx context.Context, pool string) (map[string][]byte
 	if err != nil {
 		return nil, err
 	}
-	files, err := generated.DecodeFiles(mc)
+	files, err := machineconfigs.DecodeFiles(mc)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package generated_test
+package machineconfigs_test
 
 import (
 	"encoding/base64"
@@ -10,25 +10,25 @@ import (
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
 // desiredWorker is the registries MachineConfig of the worker pool writing three files, owned by an Image.
-func desiredWorker(t *testing.T) *generated.Desired {
+func desiredWorker(t *testing.T) *machineconfigs.Desired {
 	t.Helper()
 	files := nodefiles.Files{
 		{Path: nodefiles.RegistriesConf, Data: []byte("[[registry]]\n  location = \"quay.io/a\"\n")},
 		{Path: nodefiles.PolicyJSON, Data: []byte(`{"default":[{"type":"insecureAcceptAnything"}]}`)},
 		{Path: nodefiles.SearchRegistries, Data: []byte("unqualified-search-registries = [\"quay.io\"]\n")},
 	}
-	raw, err := generated.Encode(files)
+	raw, err := machineconfigs.Encode(files)
 	if err != nil {
 		t.Fatal(err)
 	}
 	owner := &metav1.OwnerReference{APIVersion: "config.openshift.io/v1", Kind: "Image", Name: "cluster", UID: "uid-cluster"}
-	return generated.NewDesired(generated.Key{Pool: "worker", Output: generated.Registries}, files, raw, owner, "v1.2.3")
+	return machineconfigs.NewDesired(machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries}, files, raw, owner, "v1.2.3")
 }
 
 // editIgnition changes the Ignition JSON of mc through a generic map.
@@ -130,14 +130,14 @@ func TestDifferences(t *testing.T) {
 			desired := desiredWorker(t)
 			existing := desired.Object.DeepCopy()
 			tc.edit(t, existing)
-			have, err := generated.Decode(existing)
+			have, err := machineconfigs.Decode(existing)
 			if err != nil {
 				t.Fatal(err)
 			}
-			diffs := generated.Differences(existing, have, desired)
+			diffs := machineconfigs.Differences(existing, have, desired)
 			switch {
 			case tc.want == "" && len(diffs) > 0:
-				t.Errorf("want no difference, got %q", generated.Strings(diffs))
+				t.Errorf("want no difference, got %q", machineconfigs.Strings(diffs))
 			case tc.want != "" && (len(diffs) != 1 || !strings.Contains(diffs[0].Text, tc.want) || diffs[0].File != tc.file):
 				t.Errorf("want one difference containing %q of file %q, got %+v", tc.want, tc.file, diffs)
 			}
@@ -148,14 +148,14 @@ func TestDifferences(t *testing.T) {
 func TestTwoRendersAreComparedFromTheirFilesInMemory(t *testing.T) {
 	a := desiredWorker(t)
 	b := desiredWorker(t)
-	if d := generated.Differences(a.Object, a.Config(), b); len(d) != 0 || !a.Same(b) {
-		t.Errorf("two identical renders: %q, same %v", generated.Strings(d), a.Same(b))
+	if d := machineconfigs.Differences(a.Object, a.Config(), b); len(d) != 0 || !a.Same(b) {
+		t.Errorf("two identical renders: %q, same %v", machineconfigs.Strings(d), a.Same(b))
 	}
 	b.Files = append(nodefiles.Files{}, b.Files[:2]...)
-	if d := generated.Differences(a.Object, a.Config(), b); len(d) != 1 || d[0].File != nodefiles.SearchRegistries || a.Same(b) {
+	if d := machineconfigs.Differences(a.Object, a.Config(), b); len(d) != 1 || d[0].File != nodefiles.SearchRegistries || a.Same(b) {
 		t.Errorf("a file less: %+v, same %v", d, a.Same(b))
 	}
-	if other := a.WithVersion("v9"); a.Same(other) || a.Object.Annotations[generated.VersionAnnotation] != "v1.2.3" {
+	if other := a.WithVersion("v9"); a.Same(other) || a.Object.Annotations[machineconfigs.VersionAnnotation] != "v1.2.3" {
 		t.Errorf("WithVersion changed the original or made no difference")
 	}
 	if none := a.WithVersion(""); len(none.Object.Annotations) != 0 {

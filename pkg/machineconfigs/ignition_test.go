@@ -1,4 +1,4 @@
-package generated_test
+package machineconfigs_test
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 	"github.com/vincent-petithory/dataurl"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
@@ -37,14 +37,14 @@ func machineConfig(raw string) *mcfgv1.MachineConfig {
 }
 
 func TestEncodeWritesWhatMCOWrites(t *testing.T) {
-	raw, err := generated.Encode(nil)
+	raw, err := machineconfigs.Encode(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(raw) != `{"ignition":{"version":"3.5.0"}}` {
 		t.Errorf("no files: %s", raw)
 	}
-	raw, err = generated.Encode(nodefiles.Files{{Path: "/etc/a", Data: []byte("x\n")}})
+	raw, err = machineconfigs.Encode(nodefiles.Files{{Path: "/etc/a", Data: []byte("x\n")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +56,11 @@ func TestEncodeWritesWhatMCOWrites(t *testing.T) {
 
 func TestDecodeReadsWhatEncodeWrites(t *testing.T) {
 	files := nodefiles.Files{{Path: "/etc/a", Data: []byte("x = 1\n")}, {Path: "/etc/b", Data: []byte("{}")}, {Path: "/etc/c", Data: []byte{}}}
-	raw, err := generated.Encode(files)
+	raw, err := machineconfigs.Encode(files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := generated.Decode(machineConfig(string(raw)))
+	cfg, err := machineconfigs.Decode(machineConfig(string(raw)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestDataURLsAreTheLibrarysOwn(t *testing.T) {
 		cases = append(cases, b)
 	}
 	for _, data := range cases {
-		raw, err := generated.Encode(nodefiles.Files{{Path: "/etc/x", Data: data}})
+		raw, err := machineconfigs.Encode(nodefiles.Files{{Path: "/etc/x", Data: data}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func TestDecodeReadsAnyConfigAndSaysWhatItCannotRead(t *testing.T) {
 		`{"path":"/etc/remote","contents":{"source":"https://example.com/x"}},` +
 		`{"path":"/etc/zstd","contents":{"compression":"zstd","source":"data:,x"}}` +
 		`]},"systemd":{"units":[{"name":"x.service","enabled":true}]}}`
-	cfg, err := generated.Decode(machineConfig(raw))
+	cfg, err := machineconfigs.Decode(machineConfig(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,19 +128,19 @@ func TestDecodeReadsAnyConfigAndSaysWhatItCannotRead(t *testing.T) {
 		!strings.Contains(cfg.Errors["/etc/zstd"].Error(), `unknown compression "zstd"`) {
 		t.Errorf("errors %v", cfg.Errors)
 	}
-	if _, err := generated.DecodeFiles(machineConfig(raw)); err == nil || !strings.Contains(err.Error(), "file /etc/remote") {
+	if _, err := machineconfigs.DecodeFiles(machineConfig(raw)); err == nil || !strings.Contains(err.Error(), "file /etc/remote") {
 		t.Errorf("DecodeFiles: %v, want the first file that does not decode", err)
 	}
-	if _, err := generated.Decode(machineConfig(`"x"`)); err == nil || !strings.Contains(err.Error(), "not an Ignition config") {
+	if _, err := machineconfigs.Decode(machineConfig(`"x"`)); err == nil || !strings.Contains(err.Error(), "not an Ignition config") {
 		t.Errorf("a config that is not Ignition: %v", err)
 	}
-	if cfg, err := generated.Decode(machineConfig("")); err != nil || len(cfg.Files) != 0 {
+	if cfg, err := machineconfigs.Decode(machineConfig("")); err != nil || len(cfg.Files) != 0 {
 		t.Errorf("an empty config: %+v, %v", cfg, err)
 	}
 }
 
 func TestADecoderDecodesEachVersionOnce(t *testing.T) {
-	dec := generated.NewDecoder(2)
+	dec := machineconfigs.NewDecoder(2)
 	mc := machineConfig(`{"ignition":{"version":"3.5.0"},"storage":{"files":[{"path":"/etc/a","contents":{"source":"data:,one"}}]}}`)
 	mc.Name, mc.UID, mc.ResourceVersion = "a", "uid-1", "1"
 	first, err := dec.Decode(mc)
@@ -173,7 +173,7 @@ func TestADecoderDecodesEachVersionOnce(t *testing.T) {
 	if cfg, _ := dec.Decode(changed); cfg == nil || string(cfg.Files[0].Data) != "two" {
 		t.Errorf("decoding after eviction: %+v", cfg)
 	}
-	var none *generated.Decoder
+	var none *machineconfigs.Decoder
 	if cfg, err := none.Decode(mc); err != nil || string(cfg.Files[0].Data) != "one" {
 		t.Errorf("a nil Decoder: %+v, %v", cfg, err)
 	}

@@ -1,4 +1,4 @@
-package generated_test
+package machineconfigs_test
 
 import (
 	"reflect"
@@ -6,25 +6,25 @@ import (
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 
-	"github.com/openshift/registries-controller/pkg/generated"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/test/fixtures"
 )
 
 func TestEveryOutputNamesItsMachineConfigsAsMCODoes(t *testing.T) {
 	for _, tc := range []struct {
-		key  generated.Key
+		key  machineconfigs.Key
 		name string
 	}{
-		{generated.Key{Pool: "worker", Output: generated.Registries}, "99-worker-generated-registries"},
-		{generated.Key{Pool: "master", Output: generated.Registries}, "99-master-generated-registries"},
-		{generated.Key{Pool: "my-pool-1", Output: generated.Registries}, "99-my-pool-1-generated-registries"},
-		{generated.Key{Pool: "worker", Output: generated.CredentialProviders}, "97-worker-generated-credentialproviderconfig"},
-		{generated.Key{Pool: "arbiter", Output: generated.CredentialProviders}, "97-arbiter-generated-credentialproviderconfig"},
+		{machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries}, "99-worker-generated-registries"},
+		{machineconfigs.Key{Pool: "master", Output: machineconfigs.Registries}, "99-master-generated-registries"},
+		{machineconfigs.Key{Pool: "my-pool-1", Output: machineconfigs.Registries}, "99-my-pool-1-generated-registries"},
+		{machineconfigs.Key{Pool: "worker", Output: machineconfigs.CredentialProviders}, "97-worker-generated-credentialproviderconfig"},
+		{machineconfigs.Key{Pool: "arbiter", Output: machineconfigs.CredentialProviders}, "97-arbiter-generated-credentialproviderconfig"},
 	} {
 		if got := tc.key.Name(); got != tc.name {
 			t.Errorf("%s: name %q, want %q", tc.key, got, tc.name)
 		}
-		back, ok := generated.ParseName(tc.name)
+		back, ok := machineconfigs.ParseName(tc.name)
 		if !ok || back != tc.key {
 			t.Errorf("ParseName(%q) = %v, %v; want %v", tc.name, back, ok, tc.key)
 		}
@@ -32,10 +32,10 @@ func TestEveryOutputNamesItsMachineConfigsAsMCODoes(t *testing.T) {
 	for _, name := range []string{"99-generated-registries", "98-worker-generated-registries", "99-worker-generated-registriesx",
 		"99-worker-generated-credentialproviderconfig", "97-worker-generated-registries",
 		"rendered-worker-1234", "00-worker", "99-worker-generated-registries-old", ""} {
-		if k, ok := generated.ParseName(name); ok {
+		if k, ok := machineconfigs.ParseName(name); ok {
 			t.Errorf("ParseName(%q) = %v: not a generated MachineConfig", name, k)
 		}
-		if generated.IsGenerated(&mcfgv1.MachineConfig{}) {
+		if machineconfigs.IsGenerated(&mcfgv1.MachineConfig{}) {
 			t.Errorf("a MachineConfig without a name is not generated")
 		}
 	}
@@ -44,30 +44,30 @@ func TestEveryOutputNamesItsMachineConfigsAsMCODoes(t *testing.T) {
 func TestEveryManagedPathHasOneOwner(t *testing.T) {
 	for _, tc := range []struct {
 		path  string
-		owner *generated.Output
+		owner *machineconfigs.Output
 	}{
-		{"/etc/containers/registries.conf", generated.Registries},
-		{"/etc/containers/policy.json", generated.Registries},
-		{"/etc/containers/registries.conf.d/01-image-searchRegistries.conf", generated.Registries},
-		{"/etc/containers/registries.d/sigstore-registries.yaml", generated.Registries},
-		{"/etc/crio/policies/team-a.json", generated.Registries},
+		{"/etc/containers/registries.conf", machineconfigs.Registries},
+		{"/etc/containers/policy.json", machineconfigs.Registries},
+		{"/etc/containers/registries.conf.d/01-image-searchRegistries.conf", machineconfigs.Registries},
+		{"/etc/containers/registries.d/sigstore-registries.yaml", machineconfigs.Registries},
+		{"/etc/crio/policies/team-a.json", machineconfigs.Registries},
 		{"/etc/crio/policies", nil},
 		{"/etc/crio/policies-old/x.json", nil},
 		{"/etc/containers/registries.d/other.yaml", nil},
 		{"/etc/containers/registries.conf.d/99-other.conf", nil},
 		{"/etc/kubernetes/kubelet.conf", nil},
-		{"/etc/kubernetes/credential-providers/ecr-credential-provider.yaml", generated.CredentialProviders},
-		{"/etc/kubernetes/credential-providers/generic-credential-provider.yaml", generated.CredentialProviders},
-		{"/etc/systemd/system/kubelet.service.d/40-kubelet-crio-image-credential-provider.conf", generated.CredentialProviders},
+		{"/etc/kubernetes/credential-providers/ecr-credential-provider.yaml", machineconfigs.CredentialProviders},
+		{"/etc/kubernetes/credential-providers/generic-credential-provider.yaml", machineconfigs.CredentialProviders},
+		{"/etc/systemd/system/kubelet.service.d/40-kubelet-crio-image-credential-provider.conf", machineconfigs.CredentialProviders},
 		{"/etc/systemd/system/kubelet.service.d/20-logging.conf", nil},
 	} {
-		got, ok := generated.OwnerOf(tc.path)
-		if got != tc.owner || ok != (tc.owner != nil) || generated.Managed(tc.path) != ok {
+		got, ok := machineconfigs.OwnerOf(tc.path)
+		if got != tc.owner || ok != (tc.owner != nil) || machineconfigs.Managed(tc.path) != ok {
 			t.Errorf("OwnerOf(%s) = %v, %v; want %v", tc.path, got, ok, tc.owner)
 		}
 	}
-	for _, a := range generated.Outputs {
-		for _, b := range generated.Outputs {
+	for _, a := range machineconfigs.Outputs {
+		for _, b := range machineconfigs.Outputs {
 			if a == b {
 				continue
 			}
@@ -91,7 +91,7 @@ func TestBuiltInPools(t *testing.T) {
 		{"custom pools alone get none", []*mcfgv1.MachineConfigPool{fixtures.Pool("infra", false)}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := generated.BuiltInPools(tc.pools); !reflect.DeepEqual(got, tc.want) {
+			if got := machineconfigs.BuiltInPools(tc.pools); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})

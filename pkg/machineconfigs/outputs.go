@@ -1,18 +1,18 @@
-// Package generated is the model of the MachineConfigs this project generates: the table of outputs (one
+// Package machineconfigs is the model of the MachineConfigs this project writes: the table of outputs (one
 // MachineConfig per built-in pool and output, e.g. 99-worker-generated-registries), the node paths each output
 // owns, which pools are built in, the one Ignition encoder and decoder, and the comparison that decides whether a
 // MachineConfig must be written. Everything that names, reads or compares a generated MachineConfig (the render,
 // the controller, rollout tracking, `wait`, `preview`, `explain`, `diff`, `migrate-icsp`) goes through it.
 //
-//	key := generated.Key{Pool: "worker", Output: generated.Registries}
+//	key := machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries}
 //	key.Name()                                  // "99-worker-generated-registries"
-//	k, ok := generated.ParseName("97-master-generated-credentialproviderconfig") // {master, CredentialProviders}, true
-//	o, ok := generated.OwnerOf("/etc/containers/policy.json")                     // Registries, true
-//	o, ok = generated.OwnerOf("/etc/kubernetes/credential-providers/ecr-credential-provider.yaml") // CredentialProviders, true
+//	k, ok := machineconfigs.ParseName("97-master-generated-credentialproviderconfig") // {master, CredentialProviders}, true
+//	o, ok := machineconfigs.OwnerOf("/etc/containers/policy.json")                     // Registries, true
+//	o, ok = machineconfigs.OwnerOf("/etc/kubernetes/credential-providers/ecr-credential-provider.yaml") // CredentialProviders, true
 //
 // An output's files are the same for every pool: a pool's MachineConfig differs from another pool's only by
 // its name and role label.
-package generated
+package machineconfigs
 
 import (
 	"path"
