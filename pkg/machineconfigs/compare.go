@@ -79,6 +79,44 @@ func Differences(existing *mcfgv1.MachineConfig, have *Config, desired *Desired)
 	return diffs
 }
 
+// Configs decodes the Ignition config of existing MachineConfigs: a *Decoder (which keeps each version it decoded),
+// or the configs of desired ones held in memory (DesiredConfigs).
+type Configs interface {
+	Decode(mc *mcfgv1.MachineConfig) (*Config, error)
+}
+
+// DifferencesOf is Differences with existing decoded by configs; a config that does not decode is one difference,
+// which writing desired repairs.
+func DifferencesOf(existing *mcfgv1.MachineConfig, configs Configs, desired *Desired) []Difference {
+	have, err := configs.Decode(existing)
+	if err != nil {
+		return []Difference{{Text: err.Error()}}
+	}
+	return Differences(existing, have, desired)
+}
+
+// DesiredConfigs are the configs of desired MachineConfigs by name, from their files in memory (Desired.Config):
+// Configs for comparing one render with another without encoding and decoding. A MachineConfig it does not hold is
+// decoded.
+type DesiredConfigs map[string]*Desired
+
+// ConfigsOf returns the DesiredConfigs of ds.
+func ConfigsOf(ds []*Desired) DesiredConfigs {
+	out := make(DesiredConfigs, len(ds))
+	for _, d := range ds {
+		out[d.Object.Name] = d
+	}
+	return out
+}
+
+// Decode returns the config of mc: from memory when mc is a desired MachineConfig's object, else Decode(mc).
+func (c DesiredConfigs) Decode(mc *mcfgv1.MachineConfig) (*Config, error) {
+	if d, ok := c[mc.Name]; ok && d.Object == mc {
+		return d.Config(), nil
+	}
+	return Decode(mc)
+}
+
 // metadataDifferences returns the labels, annotations and owner references desired sets that existing lacks or
 // holds with another value.
 func metadataDifferences(existing, desired *mcfgv1.MachineConfig) []string {
@@ -103,12 +141,15 @@ func metadataDifferences(existing, desired *mcfgv1.MachineConfig) []string {
 
 func hasOwner(refs []metav1.OwnerReference, want metav1.OwnerReference) bool {
 	for _, r := range refs {
-		if r.APIVersion == want.APIVersion && r.Kind == want.Kind && r.Name == want.Name && r.UID == want.UID {
+		if r.APIVersion == want.APIVersion && r.Kind == want.Kind && r.Name == want.Name && r.UID == want.UID &&
+			(!isController(want) || isController(r)) {
 			return true
 		}
 	}
 	return false
 }
+
+func isController(r metav1.OwnerReference) bool { return r.Controller != nil && *r.Controller }
 
 // normalizeSpec drops the config, compared decoded, and treats nil and empty lists alike, as the API server does
 // on a round trip.

@@ -14,10 +14,15 @@ import (
 // VersionAnnotation records which controller build generated a MachineConfig.
 const VersionAnnotation = "machineconfiguration.openshift.io/generated-by-controller-version"
 
-// Desired is a generated MachineConfig as a render wants it: its key, the files it writes (as rendered, in
-// memory: a comparison reads them, never the encoded object), and the object to write.
+// Desired is a MachineConfig as a render wants it: its key, the object it is rendered from, the files it writes
+// (as rendered, in memory: a comparison reads them, never the encoded object), and the object to write.
 type Desired struct {
 	Key Key
+	// Owner is the object the MachineConfig is rendered from (an Image, a CRIOCredentialProviderConfig, ...), nil
+	// when there is none; Object carries a reference to it once it has a UID. A write replaces another reference
+	// to an object of its kind and name, and, when Owner is a controller reference, any other controller
+	// reference (an object controls its MachineConfigs alone).
+	Owner *metav1.OwnerReference
 	// Files are what the MachineConfig writes, in its order.
 	Files nodefiles.Files
 	// Object is the MachineConfig to create or update: name, role label, version annotation, owner reference and
@@ -25,9 +30,10 @@ type Desired struct {
 	Object *mcfgv1.MachineConfig
 }
 
-// NewDesired returns the generated MachineConfig of key (docs/semantics.md §3): the role label, the version
-// annotation, the owner reference when there is one (an object read from a file at install time has no UID, and
-// a reference needs one) and raw, the Ignition config of files (Encode; the same for every pool, so encoded once).
+// NewDesired returns the MachineConfig of key (docs/semantics.md §3): the role label (the pool's name), the version
+// annotation, the owner reference when owner has a UID (an object read from a file at install time has none, and a
+// reference needs one) and raw, the Ignition config of files (Encode; MachineConfigs writing the same files share
+// one encoding).
 func NewDesired(key Key, files nodefiles.Files, raw []byte, owner *metav1.OwnerReference, version string) *Desired {
 	mc := &mcfgv1.MachineConfig{
 		TypeMeta: metav1.TypeMeta{APIVersion: mcfgv1.SchemeGroupVersion.String(), Kind: "MachineConfig"},
@@ -41,7 +47,7 @@ func NewDesired(key Key, files nodefiles.Files, raw []byte, owner *metav1.OwnerR
 	if owner != nil && owner.UID != "" {
 		mc.OwnerReferences = []metav1.OwnerReference{*owner}
 	}
-	return &Desired{Key: key, Files: files, Object: mc}
+	return &Desired{Key: key, Owner: owner, Files: files, Object: mc}
 }
 
 // WithVersion returns a copy of d whose version annotation is version, or absent when version is "" (to compare
@@ -59,12 +65,10 @@ func (d *Desired) WithVersion(version string) *Desired {
 
 // Same reports whether d and o say the same: files, labels, annotations and owner references.
 func (d *Desired) Same(o *Desired) bool {
-	return d.Key == o.Key && slices.EqualFunc(d.Files, o.Files, sameFile) &&
+	return d.Key == o.Key && slices.EqualFunc(d.Files, o.Files, nodefiles.File.Equal) &&
 		equalMaps(d.Object.Labels, o.Object.Labels) && equalMaps(d.Object.Annotations, o.Object.Annotations) &&
 		slices.Equal(d.Object.OwnerReferences, o.Object.OwnerReferences)
 }
-
-func sameFile(a, b nodefiles.File) bool { return a.Path == b.Path && bytes.Equal(a.Data, b.Data) }
 
 func equalMaps(a, b map[string]string) bool {
 	if len(a) != len(b) {

@@ -1,17 +1,19 @@
-// Package machineconfigs is the model of the MachineConfigs this project writes: the table of outputs (one
-// MachineConfig per built-in pool and output, e.g. 99-worker-generated-registries), the node paths each output
-// owns, which pools are built in, the one Ignition encoder and decoder, and the comparison that decides whether a
-// MachineConfig must be written. Everything that names, reads or compares a generated MachineConfig (the render,
-// the controller, rollout tracking, `wait`, `preview`, `explain`, `diff`, `migrate-icsp`) goes through it.
+// Package machineconfigs is the model of the MachineConfigs this project writes: the table of outputs (kinds of
+// MachineConfig, e.g. 99-<pool>-generated-registries) with the node paths each owns, the keys that name one
+// MachineConfig (pool, output and, for outputs with one MachineConfig per object, the object's suffix), the desired
+// set a render produces (Set: per key the files that MachineConfig writes, and per output whether it is written,
+// removed or left alone), what a pool's nodes get from it (Set.PoolFiles, merged in MCO's order), the one Ignition
+// encoder and decoder, the comparison by meaning (Differences) and the plan that turns the MachineConfigs a cluster
+// holds into the desired ones (Plan). Everything that names, reads, compares or writes one of these MachineConfigs
+// (the render, the controller, rollout tracking, `wait`, `preview`, `explain`, `diff`, `migrate-icsp`) goes through
+// it.
 //
 //	key := machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries}
 //	key.Name()                                  // "99-worker-generated-registries"
 //	k, ok := machineconfigs.ParseName("97-master-generated-credentialproviderconfig") // {master, CredentialProviders}, true
 //	o, ok := machineconfigs.OwnerOf("/etc/containers/policy.json")                     // Registries, true
 //	o, ok = machineconfigs.OwnerOf("/etc/kubernetes/credential-providers/ecr-credential-provider.yaml") // CredentialProviders, true
-//
-// An output's files are the same for every pool: a pool's MachineConfig differs from another pool's only by
-// its name and role label.
+//	actions := machineconfigs.Plan(existing, decoder, &out.Set, machineconfigs.PlanOptions{}) // create, update, delete
 package machineconfigs
 
 import (
@@ -20,11 +22,16 @@ import (
 	"strings"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
-// Output is one kind of generated MachineConfig: every built-in pool gets one MachineConfig of each output.
+// Output is one kind of MachineConfig this project writes: a row of the outputs table. What a row says is all the
+// controller, rollout tracking, preview, migrate-icsp, explain and the metrics need to know of an output; a new
+// output is a row here, the kinds it reads (pkg/inputs) and a renderer returning its desired MachineConfigs.
 type Output struct {
 	// ID names the output in MachineConfig names, logs and metric labels, e.g. "registries".
 	ID string
@@ -33,10 +40,63 @@ type Output struct {
 	// credential providers (as MCO names them).
 	Prefix string
 	// Paths are the node paths the output may write: files, and directories whose files (at any depth) it owns.
-	// No path is owned by two outputs.
+	// No path is owned by two outputs. Two MachineConfigs of one output may write the same path on one pool (one
+	// per object, PerObject): the one MCO merges last wins (SortForMerge).
 	Paths []Path
 	// Describe says in a few words what the output carries, for help texts and logs.
 	Describe string
+	// PerObject is true when every object of the Owner kind gets a MachineConfig of its own on each pool it
+	// selects: the first object's is named without a suffix, the others with theirs, -1 to -9 (Key.Suffix, chosen
+	// by the object), and they merge in that order. False: one MachineConfig per pool, never suffixed.
+	PerObject bool
+	// Pools says which pools get the output's MachineConfigs.
+	Pools PoolScope
+	// Owner is the kind of object the output's MachineConfigs are rendered from; a MachineConfig carries an owner
+	// reference to its object once the object has a UID (read from a file at install time, it has none).
+	Owner OwnerKind
+}
+
+// PoolScope says which pools get an output's MachineConfigs.
+type PoolScope int
+
+const (
+	// OnBuiltInPools: every built-in pool (BuiltIn) gets one; other pools inherit the worker one through their
+	// machineConfigSelector. A MachineConfig of a pool that is no longer built in, or gone, is deleted.
+	OnBuiltInPools PoolScope = iota
+	// OnSelectedPools: the pools an object selects, custom pools included, get one each; a MachineConfig no object
+	// renders any more (the object is gone or selects the pool no more) is deleted.
+	OnSelectedPools
+)
+
+// OwnerKind is the kind of object an output's MachineConfigs are rendered from.
+type OwnerKind struct {
+	// APIVersion and Kind are the owner reference's, e.g. "config.openshift.io/v1" and "Image".
+	APIVersion, Kind string
+	// Controller is true when the object controls its MachineConfigs (a controller owner reference, as MCO sets
+	// for ContainerRuntimeConfig). Then an existing MachineConfig is ours only with a controller reference to an
+	// object of this kind: an admin may name a MachineConfig alike, and a name alone never makes it ours.
+	Controller bool
+}
+
+// Reference returns the owner reference to the object name with uid, of this kind: a controller reference, which
+// blocks the owner's deletion until garbage collection removed the MachineConfig, when the kind controls its
+// MachineConfigs.
+func (k OwnerKind) Reference(name string, uid types.UID) *metav1.OwnerReference {
+	ref := &metav1.OwnerReference{APIVersion: k.APIVersion, Kind: k.Kind, Name: name, UID: uid}
+	if k.Controller {
+		ref.Controller, ref.BlockOwnerDeletion = ptr.To(true), ptr.To(true)
+	}
+	return ref
+}
+
+// controls reports whether refs hold a controller reference to an object of this kind.
+func (k OwnerKind) controls(refs []metav1.OwnerReference) bool {
+	for _, r := range refs {
+		if r.Controller != nil && *r.Controller && r.APIVersion == k.APIVersion && r.Kind == k.Kind {
+			return true
+		}
+	}
+	return false
 }
 
 // Path is a node path an output owns.
@@ -46,6 +106,9 @@ type Path struct {
 	// Dir is true when Path is a directory: the output owns every file below it.
 	Dir bool
 }
+
+// configGroupVersion is config.openshift.io/v1, the API of the Image and the CRIOCredentialProviderConfig.
+const configGroupVersion = "config.openshift.io/v1"
 
 // Outputs of the project, in the order the controller writes them and tools list them.
 var (
@@ -60,6 +123,8 @@ var (
 			{Path: nodefiles.NamespacePolicyDir, Dir: true},
 			{Path: nodefiles.SearchRegistries},
 		},
+		Pools: OnBuiltInPools,
+		Owner: OwnerKind{APIVersion: configGroupVersion, Kind: "Image"},
 	}
 	// CredentialProviders is 97-<pool>-generated-credentialproviderconfig: the kubelet's credential provider
 	// configuration for the platform, extended by CRI-O's crio-credential-provider, and on platforms without a cloud
@@ -70,6 +135,8 @@ var (
 			{Path: nodefiles.CredentialProviderDir, Dir: true},
 			{Path: nodefiles.KubeletCredentialProviderDropIn},
 		},
+		Pools: OnBuiltInPools,
+		Owner: OwnerKind{APIVersion: configGroupVersion, Kind: "CRIOCredentialProviderConfig"},
 	}
 )
 
@@ -136,51 +203,6 @@ func ManagedDirs() []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-// Key names one generated MachineConfig: a pool and an output.
-type Key struct {
-	Pool   string
-	Output *Output
-}
-
-// Name returns the MachineConfig's name, e.g. "99-worker-generated-registries".
-func (k Key) Name() string { return k.Output.MachineConfigName(k.Pool) }
-
-// String returns "worker/registries".
-func (k Key) String() string { return k.Pool + "/" + k.Output.ID }
-
-// Less orders keys by output (table order), then pool.
-func (k Key) Less(o Key) bool {
-	if k.Output != o.Output {
-		return slices.Index(Outputs, k.Output) < slices.Index(Outputs, o.Output)
-	}
-	return k.Pool < o.Pool
-}
-
-// ParseName returns the key of a generated MachineConfig's name, and false for any other name.
-func ParseName(name string) (Key, bool) {
-	for _, o := range Outputs {
-		prefix, suffix := o.Prefix+"-", "-generated-"+o.ID
-		if strings.HasPrefix(name, prefix) && strings.HasSuffix(name, suffix) && len(name) > len(prefix)+len(suffix) {
-			return Key{Pool: name[len(prefix) : len(name)-len(suffix)], Output: o}, true
-		}
-	}
-	return Key{}, false
-}
-
-// IsGenerated reports whether obj (a MachineConfig, or a cache tombstone holding one) has the name of a
-// generated MachineConfig.
-func IsGenerated(obj any) bool {
-	if tomb, ok := obj.(interface{ GetObject() any }); ok { // cache.DeletedFinalStateUnknown
-		obj = tomb.GetObject()
-	}
-	named, ok := obj.(interface{ GetName() string })
-	if !ok {
-		return false
-	}
-	_, ok = ParseName(named.GetName())
-	return ok
 }
 
 // BuiltInPoolLabel marks the pools that get their own generated MachineConfigs (master, worker, arbiter). Other

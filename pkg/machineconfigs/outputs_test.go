@@ -2,6 +2,8 @@ package machineconfigs_test
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
@@ -95,5 +97,62 @@ func TestBuiltInPools(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// perObject is an output of the shape ContainerRuntimeConfig's takes: one MachineConfig per object and pool it
+// selects, suffixed after the first, controlled by its object.
+var perObject = &machineconfigs.Output{
+	ID: "containerruntime", Prefix: "99", PerObject: true, Pools: machineconfigs.OnSelectedPools,
+	Paths: []machineconfigs.Path{{Path: "/etc/containers/storage.conf"}, {Path: "/etc/crio/crio.conf.d", Dir: true}},
+	Owner: machineconfigs.OwnerKind{APIVersion: "machineconfiguration.openshift.io/v1", Kind: "ContainerRuntimeConfig", Controller: true},
+}
+
+func TestAPerObjectOutputNamesEachObjectsMachineConfigWithItsSuffix(t *testing.T) {
+	for _, tc := range []struct {
+		key  machineconfigs.Key
+		name string
+	}{
+		{machineconfigs.Key{Pool: "worker", Output: perObject}, "99-worker-generated-containerruntime"},
+		{machineconfigs.Key{Pool: "worker", Output: perObject, Suffix: 1}, "99-worker-generated-containerruntime-1"},
+		{machineconfigs.Key{Pool: "my-pool-2", Output: perObject, Suffix: 9}, "99-my-pool-2-generated-containerruntime-9"},
+	} {
+		if got := tc.key.Name(); got != tc.name {
+			t.Errorf("%s: name %q, want %q", tc.key, got, tc.name)
+		}
+		back, ok := perObject.ParseName(tc.name)
+		if !ok || back != tc.key {
+			t.Errorf("ParseName(%q) = %v, %v; want %v", tc.name, back, ok, tc.key)
+		}
+	}
+	for _, name := range []string{"99-worker-generated-containerruntime-0", "99-worker-generated-containerruntime-10",
+		"99-worker-generated-containerruntime-01", "99-worker-generated-containerruntime-x", "99-worker-generated-containerruntime-",
+		"50-worker-generated-containerruntime-mine", "99-generated-containerruntime-1"} {
+		if k, ok := perObject.ParseName(name); ok {
+			t.Errorf("ParseName(%q) = %v: not a MachineConfig of the output", name, k)
+		}
+	}
+	if k, ok := machineconfigs.Registries.ParseName("99-worker-generated-registries-1"); ok {
+		t.Errorf("a per-pool output takes no suffix: %v", k)
+	}
+}
+
+func TestKeysOrderByOutputThenPoolThenSuffix(t *testing.T) {
+	keys := []machineconfigs.Key{
+		{Pool: "worker", Output: machineconfigs.CredentialProviders},
+		{Pool: "worker", Output: machineconfigs.Registries},
+		{Pool: "master", Output: machineconfigs.Registries},
+	}
+	slices.SortFunc(keys, machineconfigs.Key.Compare)
+	var got []string
+	for _, k := range keys {
+		got = append(got, k.String())
+	}
+	if want := "master/registries worker/registries worker/credentialproviderconfig"; strings.Join(got, " ") != want {
+		t.Errorf("sorted %s, want %s", strings.Join(got, " "), want)
+	}
+	a, b := machineconfigs.Key{Pool: "w", Output: perObject, Suffix: 2}, machineconfigs.Key{Pool: "w", Output: perObject, Suffix: 1}
+	if !b.Less(a) || a.Less(b) || a.String() != "w/containerruntime-2" {
+		t.Errorf("suffix order: %s < %s", b, a)
 	}
 }

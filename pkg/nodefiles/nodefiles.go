@@ -7,6 +7,7 @@
 package nodefiles
 
 import (
+	"bytes"
 	"path"
 	"slices"
 	"strings"
@@ -104,6 +105,9 @@ type File struct {
 	// Data is the file's contents.
 	Data []byte
 }
+
+// Equal reports whether f and o are the same path with the same contents.
+func (f File) Equal(o File) bool { return f.Path == o.Path && bytes.Equal(f.Data, o.Data) }
 
 // Files are the files one MachineConfig writes, in the order it lists them. A path that is not listed is not
 // written: the node keeps its base file there, or has none.
