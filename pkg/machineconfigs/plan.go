@@ -53,7 +53,8 @@ const missingReason = "missing"
 //   - Update each that exists and differs in meaning (Differences), never one that only differs in bytes;
 //   - Delete each MachineConfig of a Written or Removed output that is ours (Ours: name, role label, version
 //     annotation and, for an output whose objects control their MachineConfigs, a controller reference) and not
-//     desired; an Unmanaged output's are left alone, and so is every MachineConfig another writer named alike.
+//     desired, at once: garbage collection would not, while its owner (e.g. the Image "cluster") stays. An
+//     Unmanaged output's are left alone, and so is every MachineConfig another writer named alike.
 //
 // Creates and updates come in the set's order (Key order), then deletes by name. The plan is pure: the controller
 // carries it out, `preview` prints it and `migrate-icsp` proves a migration neutral by its being empty.

@@ -72,8 +72,8 @@ func written(o *machineconfigs.Output) machineconfigs.OutputState {
 	return machineconfigs.OutputState{Output: o, State: machineconfigs.Written}
 }
 
-// lines says what a plan does, one "op name: reasons" per action.
-func lines(actions []machineconfigs.Action) []string {
+// planLines says what a plan does, one "op name: reasons" per action.
+func planLines(actions []machineconfigs.Action) []string {
 	var out []string
 	for _, a := range actions {
 		out = append(out, string(a.Op)+" "+a.Key.Name()+": "+a.Reason())
@@ -251,7 +251,7 @@ func TestPlan(t *testing.T) {
 		},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := lines(machineconfigs.Plan(tc.existing(t), machineconfigs.NewDecoder(10), tc.desired(t), tc.opts))
+			got := planLines(machineconfigs.Plan(tc.existing(t), machineconfigs.NewDecoder(10), tc.desired(t), tc.opts))
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("plan:\n%q\nwant:\n%q", got, tc.want)
 			}
@@ -268,7 +268,7 @@ func TestAPlanCarriesWhatEachWriteNeeds(t *testing.T) {
 	stale := held(want(t, machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries}, conf))
 	actions := machineconfigs.Plan([]*mcfgv1.MachineConfig{stale}, nil, set([]machineconfigs.OutputState{written(perObject)}, desired), machineconfigs.PlanOptions{})
 	if len(actions) != 2 {
-		t.Fatalf("actions %q", lines(actions))
+		t.Fatalf("actions %q", planLines(actions))
 	}
 	if c := actions[0]; c.Op != machineconfigs.Create || c.Want != desired || c.Have != nil {
 		t.Errorf("create: %+v", c)
