@@ -59,7 +59,7 @@ func renderPool(pool *mcfgv1.MachineConfigPool, all []*mcfgv1.MachineConfig, ver
 	if len(selected) == 0 {
 		return nil, nil, fmt.Errorf("no MachineConfigs found matching selector %s", metav1.FormatLabelSelector(pool.Spec.MachineConfigSelector))
 	}
-	raw, err := merge(selected)
+	raw, err := merge(mergeOrder(selected))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -84,6 +84,21 @@ func renderPool(pool *mcfgv1.MachineConfigPool, all []*mcfgv1.MachineConfig, ver
 		source[i] = corev1.ObjectReference{APIVersion: mcfgv1.SchemeGroupVersion.String(), Kind: "MachineConfig", Name: mc.Name}
 	}
 	return rendered, source, nil
+}
+
+// mergeOrder returns configs (sorted by name) in the order MCO's MergeMachineConfigs merges them: those of the
+// worker role first, then the others, each in name order, so that a custom pool's own MachineConfig replaces a
+// worker one's file. Written here from MCO's code, not taken from the code under test.
+func mergeOrder(configs []*mcfgv1.MachineConfig) []*mcfgv1.MachineConfig {
+	var worker, others []*mcfgv1.MachineConfig
+	for _, mc := range configs {
+		if mc.Labels[mcfgv1.MachineConfigRoleLabelKey] == "worker" {
+			worker = append(worker, mc)
+		} else {
+			others = append(others, mc)
+		}
+	}
+	return append(worker, others...)
 }
 
 // merge returns the Ignition 3.5.0 JSON of configs merged in the given order: their storage.files

@@ -77,6 +77,24 @@ func TestTheRenderedConfigMergesTheSelectedConfigsInNameOrder(t *testing.T) {
 	}
 }
 
+func TestACustomPoolsOwnConfigReplacesTheWorkerOneAsInMCO(t *testing.T) {
+	all := []*mcfgv1.MachineConfig{
+		fixtures.MachineConfig("99-worker-generated-containerruntime", "worker", fixtures.File("/etc/crio/crio.conf.d/01-ctrcfg-logLevel", "worker")),
+		fixtures.MachineConfig("99-infra-generated-containerruntime", "infra", fixtures.File("/etc/crio/crio.conf.d/01-ctrcfg-logLevel", "infra")),
+	}
+	workerOrInfra := &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
+		Key: mcfgv1.MachineConfigRoleLabelKey, Operator: metav1.LabelSelectorOpIn, Values: []string{"worker", "infra"},
+	}}}
+	mc, _, err := renderPool(poolSelecting("infra", workerOrInfra), all, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// MCO merges the worker role's MachineConfigs first: the infra one wins, though it sorts first by name.
+	if got, want := pathsAndContents(t, mc), []string{"/etc/crio/crio.conf.d/01-ctrcfg-logLevel=infra"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("files = %q, want %q", got, want)
+	}
+}
+
 func TestTheRenderedNameChangesWithTheContentsOnly(t *testing.T) {
 	p := poolSelecting("worker", roleSelector("worker"))
 	render := func(contents string) string {
