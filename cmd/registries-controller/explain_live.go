@@ -117,7 +117,7 @@ func (o *explainOptions) provenance(r *cluster.Reader, pool *mcfgv1.MachineConfi
 	if err != nil {
 		return nil, err
 	}
-	want, err := r.Expect(pool, machineconfigs.Registries, out.Files(machineconfigs.Registries))
+	want, err := r.Expect(pool, machineconfigs.Registries, out.MachineConfigs)
 	if err != nil {
 		return nil, err
 	}

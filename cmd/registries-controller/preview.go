@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
 	"github.com/openshift/registries-controller/pkg/inputfiles"
@@ -132,12 +133,16 @@ func (o *previewOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	pools, err := preview.Compare(machineconfigs.BuiltInPools(in.Pools), out, r.MachineConfigs().Get, r.Decoder())
+	existing, err := r.MachineConfigs().List(labels.Everything())
+	if err != nil {
+		return fmt.Errorf("listing MachineConfigs: %w", err)
+	}
+	pools, err := preview.Compare(machineconfigs.BuiltInPools(in.Pools), out, existing, r.Decoder())
 	if err != nil {
 		return err
 	}
 	printNodeDisruption(&buf, nodes)
-	p := &poolPrinter{w: &buf, reader: r, policy: nodes.Policy, opts: nodeaction.Options{SingleNode: nodes.SingleNode}}
+	p := &poolPrinter{w: &buf, reader: r, policy: nodes.Policy, opts: nodeaction.Options{SingleNode: nodes.SingleNode}, desired: out.MachineConfigs}
 	changed, err := p.printAll(pools)
 	if err != nil {
 		return err

@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/openshift/registries-controller/pkg/cluster"
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodeaction"
-	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/preview"
 	"github.com/openshift/registries-controller/pkg/rollout"
 )
@@ -19,6 +19,8 @@ type poolPrinter struct {
 	reader *cluster.Reader
 	policy nodeaction.Policy
 	opts   nodeaction.Options
+	// desired are the MachineConfigs the render with the edits wants.
+	desired []*machineconfigs.Desired
 }
 
 // printAll prints every pool, then which MachineConfigs the controller would write, and reports whether it
@@ -82,11 +84,11 @@ func (p *poolPrinter) rollout(pool preview.Pool) error {
 	if mcp == nil || len(pool.MachineConfigs) == 0 {
 		return nil
 	}
-	outputs := make([]*machineconfigs.Output, len(pool.MachineConfigs))
-	newFiles := map[*machineconfigs.Output]nodefiles.Files{}
-	for i, m := range pool.MachineConfigs {
-		outputs[i] = m.Key.Output
-		newFiles[m.Key.Output] = m.New
+	var outputs []*machineconfigs.Output
+	for _, m := range pool.MachineConfigs {
+		if !slices.Contains(outputs, m.Key.Output) {
+			outputs = append(outputs, m.Key.Output)
+		}
 	}
 	state, err := p.reader.PoolState(mcp, outputs...)
 	if err != nil {
@@ -106,7 +108,7 @@ func (p *poolPrinter) rollout(pool preview.Pool) error {
 	if !state.RollingOut() {
 		return nil // another change rolls out; the nodes run these files already
 	}
-	next, err := p.reader.ExpectAll(mcp, newFiles)
+	next, err := p.reader.ExpectAll(mcp, outputs, p.desired)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,8 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/inputfiles"
 	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
+	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registries"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
@@ -101,9 +103,11 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 			return err
 		}
 		files[filepath.Join(o.output, mc.Key.Name()+".yaml")] = data
-		if o.nodeRoot != "" {
-			for _, f := range mc.Files {
-				files[filepath.Join(o.nodeRoot, mc.Key.Pool, filepath.FromSlash(f.Path))] = f.Data
+	}
+	if o.nodeRoot != "" {
+		for _, pool := range out.AllPools() {
+			for _, f := range out.PoolFiles(pool) {
+				files[filepath.Join(o.nodeRoot, pool, filepath.FromSlash(f.Path))] = f.Data
 			}
 		}
 	}
@@ -111,18 +115,8 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "read %s from %s\n", objs.Summary(), o.manifests)
-	for _, r := range out.Outputs {
-		if r.State != render.Written {
-			continue
-		}
-		for _, mc := range out.MachineConfigs {
-			if mc.Key.Output == r.Output {
-				fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(o.output, mc.Key.Name()+".yaml"))
-			}
-		}
-		for _, f := range r.Files {
-			fmt.Fprintf(stdout, "  %s (%d bytes)\n", f.Path, len(f.Data))
-		}
+	for _, output := range out.Managed() {
+		printWritten(stdout, o.output, out.Of(output))
 	}
 	if o.nodeRoot != "" {
 		fmt.Fprintf(stdout, "node files under %s/<pool>/\n", o.nodeRoot)
@@ -130,6 +124,24 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	printReport(stderr, out.Report, o.verbose)
 	printSizeWarnings(stderr, out)
 	return nil
+}
+
+// printWritten lists the MachineConfigs of one output written into dir and their files: each run of MachineConfigs
+// writing the same files (every pool's, for an output with one per pool) is listed with its files once.
+func printWritten(w io.Writer, dir string, mcs []*machineconfigs.Desired) {
+	for i := 0; i < len(mcs); {
+		j := i + 1
+		for j < len(mcs) && slices.EqualFunc(mcs[j].Files, mcs[i].Files, nodefiles.File.Equal) {
+			j++
+		}
+		for _, mc := range mcs[i:j] {
+			fmt.Fprintf(w, "wrote %s\n", filepath.Join(dir, mc.Key.Name()+".yaml"))
+		}
+		for _, f := range mcs[i].Files {
+			fmt.Fprintf(w, "  %s (%d bytes)\n", f.Path, len(f.Data))
+		}
+		i = j
+	}
 }
 
 // printSizeWarnings prints a warning for every MachineConfig at 80% of the size etcd accepts or more.

@@ -9,7 +9,7 @@
 //	if err != nil { ... }
 //	defer stop()
 //	out, err := render.Render(r.Inputs(), opts)
-//	st, err := r.Rollout(pool, machineconfigs.Registries, out.Files(machineconfigs.Registries)) // where out stands on pool
+//	st, err := r.PoolRollout(pool, out) // where out stands on pool
 package cluster
 
 import (
@@ -19,7 +19,6 @@ import (
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	mcfglisters "github.com/openshift/client-go/machineconfiguration/listers/machineconfiguration/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 
@@ -298,48 +297,45 @@ func (r *Reader) Running(pool *mcfgv1.MachineConfigPool) (string, nodefiles.File
 	return name, nil, fmt.Errorf("the rendered config of MachineConfigPool %s: %w", pool.Name, err)
 }
 
-// Generated returns output's generated MachineConfig whose files pool's nodes get (rollout.GeneratedFor: a built-in
-// pool's own, the worker one for a custom pool), or an error for which apierrors.IsNotFound is true when the
-// controller has not written it.
-func (r *Reader) Generated(pool *mcfgv1.MachineConfigPool, output *machineconfigs.Output) (*mcfgv1.MachineConfig, error) {
+// Generated returns the MachineConfigs of output whose files pool's nodes get, as the cluster holds them
+// (rollout.Generated: those pool selects that are ours), in merge order.
+func (r *Reader) Generated(pool *mcfgv1.MachineConfigPool, output *machineconfigs.Output) ([]*mcfgv1.MachineConfig, error) {
 	configs, err := r.lister.List(labels.Everything())
 	if err != nil {
 		return nil, fmt.Errorf("listing MachineConfigs: %w", err)
 	}
-	return r.lister.Get(rollout.GeneratedFor(pool, configs, output))
+	return rollout.Generated(pool, configs, output)
 }
 
-// Expect returns what pool's rendered config must hold for files, a render's node files of output, to be live
-// there (rollout.Expect), with the MachineConfigs the cluster holds now: Want.Files are the files its nodes will run
-// at the output's paths once files roll out, e.g. to compare with Running.
-func (r *Reader) Expect(pool *mcfgv1.MachineConfigPool, output *machineconfigs.Output, files nodefiles.Files) (rollout.Want, error) {
+// Expect returns what pool's rendered config must hold for ours, a render's desired MachineConfigs (those of output
+// the pool selects count), to be live there (rollout.Expect), with the MachineConfigs the cluster holds now:
+// Want.Files are the files its nodes will run at the output's paths once ours roll out, e.g. to compare with
+// Running.
+func (r *Reader) Expect(pool *mcfgv1.MachineConfigPool, output *machineconfigs.Output, ours []*machineconfigs.Desired) (rollout.Want, error) {
 	configs, err := r.lister.List(labels.Everything())
 	if err != nil {
 		return rollout.Want{}, fmt.Errorf("listing MachineConfigs: %w", err)
 	}
-	return rollout.Expect(pool, configs, r.decoder, output, files)
+	return rollout.Expect(pool, configs, r.decoder, output, ours)
 }
 
-// Rollout returns where files, a render's node files of output, stand on pool (rollout.Judge), with what the
-// cluster's MachineConfigs say now. The error is about the pool's other MachineConfigs (one that cannot be read)
+// Rollout returns where ours, a render's desired MachineConfigs of output, stand on pool (rollout.Judge), with what
+// the cluster's MachineConfigs say now. The error is about the pool's other MachineConfigs (one that cannot be read)
 // or its selector.
-func (r *Reader) Rollout(pool *mcfgv1.MachineConfigPool, output *machineconfigs.Output, files nodefiles.Files) (rollout.State, error) {
-	want, err := r.Expect(pool, output, files)
+func (r *Reader) Rollout(pool *mcfgv1.MachineConfigPool, output *machineconfigs.Output, ours []*machineconfigs.Desired) (rollout.State, error) {
+	want, err := r.Expect(pool, output, ours)
 	if err != nil {
 		return rollout.State{}, err
 	}
 	return rollout.Judge(pool, r.lister.Get, r.decoder, want), nil
 }
 
-// PoolRollout returns where out, a render, stands on pool: Live when every output out manages (render.Written or
-// render.Removed) is live there; otherwise the state of the output furthest from live (rollout.Furthest).
+// PoolRollout returns where out, a render, stands on pool: Live when every output out manages (Written or Removed)
+// is live there; otherwise the state of the output furthest from live (rollout.Furthest).
 func (r *Reader) PoolRollout(pool *mcfgv1.MachineConfigPool, out *render.Output) (rollout.State, error) {
 	var states []rollout.State
-	for _, o := range out.Outputs {
-		if o.State == render.Unmanaged {
-			continue
-		}
-		st, err := r.Rollout(pool, o.Output, o.Files)
+	for _, o := range out.Managed() {
+		st, err := r.Rollout(pool, o, out.MachineConfigs)
 		if err != nil {
 			return rollout.State{}, err
 		}
@@ -360,10 +356,9 @@ type PoolState struct {
 	Rendered   string
 	Running    nodefiles.Files
 	RunningErr error
-	// Generated are the names of the generated MachineConfigs of the outputs asked about that exist, e.g.
-	// 99-worker-generated-registries; Files are what each writes, by output.
+	// Generated are the names of the generated MachineConfigs of the outputs asked about whose files the pool's
+	// nodes get (Reader.Generated), e.g. 99-worker-generated-registries.
 	Generated []string
-	Files     map[*machineconfigs.Output]nodefiles.Files
 	// Expected are the files the nodes run at the outputs' paths once the generated MachineConfigs are live
 	// (Expect), and Difference the first path at which Running differs from them ("" when the nodes run them
 	// already, or Running cannot be read).
@@ -378,12 +373,12 @@ func (s PoolState) RollingOut() bool { return s.Difference != "" }
 
 // PoolState returns where pool stands against its generated MachineConfigs of outputs (every output when none is
 // given), as the cluster holds them now: the one judgement of "what is rolling out" `explain --kubeconfig` and
-// `preview` make. A generated MachineConfig that does not exist counts as writing nothing.
+// `preview` make. An output without a generated MachineConfig counts as writing nothing.
 func (r *Reader) PoolState(pool *mcfgv1.MachineConfigPool, outputs ...*machineconfigs.Output) (PoolState, error) {
 	if len(outputs) == 0 {
 		outputs = machineconfigs.Outputs
 	}
-	st := PoolState{Files: map[*machineconfigs.Output]nodefiles.Files{}}
+	var st PoolState
 	var running nodefiles.Files
 	st.Rendered, running, st.RunningErr = r.Running(pool)
 	for _, f := range running {
@@ -393,20 +388,20 @@ func (r *Reader) PoolState(pool *mcfgv1.MachineConfigPool, outputs ...*machineco
 	}
 	var states []rollout.State
 	for _, o := range outputs {
-		gen, err := r.Generated(pool, o)
-		switch {
-		case apierrors.IsNotFound(err):
-		case err != nil:
+		gens, err := r.Generated(pool, o)
+		if err != nil {
 			return st, err
-		default:
-			cfg, err := r.decoder.Decode(gen)
+		}
+		held := make([]*machineconfigs.Desired, 0, len(gens))
+		for _, gen := range gens {
+			d, err := r.held(gen)
 			if err != nil {
 				return st, err
 			}
 			st.Generated = append(st.Generated, gen.Name)
-			st.Files[o] = cfg.Files
+			held = append(held, d)
 		}
-		want, err := r.Expect(pool, o, st.Files[o])
+		want, err := r.Expect(pool, o, held)
 		if err != nil {
 			return st, err
 		}
@@ -420,16 +415,23 @@ func (r *Reader) PoolState(pool *mcfgv1.MachineConfigPool, outputs ...*machineco
 	return st, nil
 }
 
-// ExpectAll returns the files pool's nodes run at the paths of the outputs of files (a render's files, by output)
-// once those are live, with the MachineConfigs the cluster holds now: Expect of each, together.
-func (r *Reader) ExpectAll(pool *mcfgv1.MachineConfigPool, files map[*machineconfigs.Output]nodefiles.Files) (nodefiles.Files, error) {
+// held returns a generated MachineConfig as the cluster holds it, as a render would want it: its key, object and
+// decoded files.
+func (r *Reader) held(mc *mcfgv1.MachineConfig) (*machineconfigs.Desired, error) {
+	key, _ := machineconfigs.ParseName(mc.Name)
+	cfg, err := r.decoder.Decode(mc)
+	if err != nil {
+		return nil, err
+	}
+	return &machineconfigs.Desired{Key: key, Files: cfg.Files, Object: mc}, nil
+}
+
+// ExpectAll returns the files pool's nodes run at the paths of outputs once ours, a render's desired
+// MachineConfigs, are live, with the MachineConfigs the cluster holds now: Expect of each output, together.
+func (r *Reader) ExpectAll(pool *mcfgv1.MachineConfigPool, outputs []*machineconfigs.Output, ours []*machineconfigs.Desired) (nodefiles.Files, error) {
 	var out nodefiles.Files
-	for _, o := range machineconfigs.Outputs {
-		fs, ok := files[o]
-		if !ok {
-			continue
-		}
-		want, err := r.Expect(pool, o, fs)
+	for _, o := range outputs {
+		want, err := r.Expect(pool, o, ours)
 		if err != nil {
 			return nil, err
 		}

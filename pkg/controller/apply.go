@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -20,19 +18,10 @@ import (
 	"github.com/openshift/registries-controller/pkg/render"
 )
 
-// operation is a kind of MachineConfig write.
-type operation string
-
-const (
-	opCreate operation = "create"
-	opUpdate operation = "update"
-	opDelete operation = "delete"
-)
-
 // write records one MachineConfig write and why it was needed.
 type write struct {
 	key    machineconfigs.Key
-	op     operation
+	op     machineconfigs.Op
 	reason string
 	// object is the MachineConfig as the API server returned it (nil after a delete).
 	object *mcfgv1.MachineConfig
@@ -40,104 +29,89 @@ type write struct {
 	revert *revert
 }
 
-// apply makes the cluster hold exactly the desired MachineConfigs: it creates the missing ones, updates those
-// whose meaning differs, and deletes the ones of pools that are gone and of outputs the render removes (outputs
-// it does not manage are left alone). It is the only place that writes. Writes that change nothing are never
-// sent. A revert of another writer's change that must wait (revertLimiter) is not sent either: deferred says when
-// to sync again, 0 when nothing waits. A failed write does not keep the others from being sent (MCO stops at the
-// first pool that fails): the errors are returned together, and the sync is retried.
-func (c *Controller) apply(ctx context.Context, out *render.Output, existing map[string]*mcfgv1.MachineConfig) (writes []write, deferred time.Duration, err error) {
+// apply carries out the plan that makes the cluster hold exactly the desired set (machineconfigs.Plan: create the
+// missing MachineConfigs, update those whose meaning differs, delete ours that no render wants, leave unmanaged
+// outputs and other writers' MachineConfigs alone). It is the only place that writes. Writes that change nothing
+// are never sent. A revert of another writer's change that must wait (revertLimiter) is not sent either: deferred
+// says when to sync again, 0 when nothing waits. A failed write does not keep the others from being sent (MCO stops
+// at the first pool that fails): the errors are returned together, and the sync is retried.
+func (c *Controller) apply(ctx context.Context, out *render.Output, existing []*mcfgv1.MachineConfig) (writes []write, deferred time.Duration, err error) {
 	logger := klog.FromContext(ctx)
-	wanted := map[string]bool{}
 	var errs []error
-	for _, want := range out.MachineConfigs {
-		name := want.Key.Name()
-		wanted[name] = true
-		have := existing[name]
-		if have == nil {
-			created, err := c.create(ctx, want.Object)
-			if err != nil {
+	for _, a := range machineconfigs.Plan(existing, c.reader.Decoder(), &out.Set, machineconfigs.PlanOptions{}) {
+		switch a.Op {
+		case machineconfigs.Create:
+			created, err := c.create(ctx, a.Want.Object)
+			switch {
+			case err != nil:
 				errs = append(errs, err)
+			case created != nil:
+				c.reverts.wrote(nil, created, a.Want, false)
+				writes = append(writes, write{key: a.Key, op: machineconfigs.Create, reason: a.Reason(), object: created})
+			default: // it exists already (the cache was behind): update it from a fresh read
+				w, err := c.updateOne(ctx, nil, a.Want, false)
+				errs, writes = appendResult(errs, err, writes, w)
+			}
+		case machineconfigs.Update:
+			isRevert, wait := c.reverts.check(a.Have, a.Want)
+			if wait > 0 {
+				logger.V(2).Info("Another writer keeps changing the MachineConfig: its revert waits", "machineConfig", a.Key.Name(), "wait", wait)
+				if deferred == 0 || wait < deferred {
+					deferred = wait
+				}
 				continue
 			}
-			if created != nil {
-				c.reverts.wrote(nil, created, want, false)
-				writes = append(writes, write{key: want.Key, op: opCreate, reason: "missing", object: created})
-				continue
-			}
+			w, err := c.updateOne(ctx, a.Have, a.Want, isRevert)
+			errs, writes = appendResult(errs, err, writes, w)
+		case machineconfigs.Delete:
+			w, err := c.delete(ctx, a)
+			errs, writes = appendResult(errs, err, writes, w)
 		}
-		isRevert, wait := false, time.Duration(0)
-		if have != nil {
-			if isRevert, wait = c.reverts.check(have, want); isRevert && len(c.differences(have, want)) == 0 {
-				isRevert, wait = false, 0 // another writer changed only what the controller does not own
-			}
-		}
-		if wait > 0 {
-			logger.V(2).Info("Another writer keeps changing the MachineConfig: its revert waits", "machineConfig", name, "wait", wait)
-			if deferred == 0 || wait < deferred {
-				deferred = wait
-			}
-			continue
-		}
-		updated, diffs, err := c.update(ctx, have, want)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if updated != nil {
-			logger.V(2).Info("Updated MachineConfig", "machineConfig", name, "differences", diffs)
-			w := write{key: want.Key, op: opUpdate, reason: strings.Join(diffs, "; "), object: updated}
-			if w.revert = c.reverts.wrote(have, updated, want, isRevert); w.revert != nil {
-				w.reason = fmt.Sprintf("put back after another writer changed it (revert %d in a row): %s", w.revert.count, w.reason)
-			}
-			writes = append(writes, w)
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(existing)) {
-		mc := existing[name]
-		key, ok := machineconfigs.ParseName(name)
-		if wanted[name] || !ok || !c.ownsObsolete(key, mc) {
-			continue
-		}
-		rendered := out.Rendered(key.Output)
-		if rendered.State == render.Unmanaged {
-			continue
-		}
-		reason := "pool is gone"
-		if rendered.State == render.Removed {
-			reason = rendered.Why
-		}
-		err := c.client.MachineConfigs().Delete(ctx, name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &mc.UID}})
-		if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
-			errs = append(errs, fmt.Errorf("deleting MachineConfig %s (%s): %w", name, reason, err))
-			continue
-		}
-		c.reverts.forget(name)
-		c.reader.Decoder().Forget(name)
-		writes = append(writes, write{key: key, op: opDelete, reason: reason})
 	}
 	return writes, deferred, errors.Join(errs...)
+}
+
+// appendResult adds err to errs, or w, when it records a write, to writes.
+func appendResult(errs []error, err error, writes []write, w *write) ([]error, []write) {
+	if err != nil {
+		return append(errs, err), writes
+	}
+	if w != nil {
+		writes = append(writes, *w)
+	}
+	return errs, writes
+}
+
+// updateOne updates have (nil: read it) to want, and records the write; nil when a fresh read found nothing to write.
+func (c *Controller) updateOne(ctx context.Context, have *mcfgv1.MachineConfig, want *machineconfigs.Desired, isRevert bool) (*write, error) {
+	updated, diffs, err := c.update(ctx, have, want)
+	if err != nil || updated == nil {
+		return nil, err
+	}
+	klog.FromContext(ctx).V(2).Info("Updated MachineConfig", "machineConfig", want.Object.Name, "differences", diffs)
+	w := &write{key: want.Key, op: machineconfigs.Update, reason: strings.Join(diffs, "; "), object: updated}
+	if w.revert = c.reverts.wrote(have, updated, want, isRevert); w.revert != nil {
+		w.reason = fmt.Sprintf("put back after another writer changed it (revert %d in a row): %s", w.revert.count, w.reason)
+	}
+	return w, nil
+}
+
+// delete deletes the MachineConfig of a Delete action, unless it changed identity since (another UID) or is gone.
+func (c *Controller) delete(ctx context.Context, a machineconfigs.Action) (*write, error) {
+	name := a.Have.Name
+	err := c.client.MachineConfigs().Delete(ctx, name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &a.Have.UID}})
+	if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
+		return nil, fmt.Errorf("deleting MachineConfig %s (%s): %w", name, a.Reason(), err)
+	}
+	c.reverts.forget(name)
+	c.reader.Decoder().Forget(name)
+	return &write{key: a.Key, op: machineconfigs.Delete, reason: a.Reason()}, nil
 }
 
 // differences returns what differs in meaning between have, a generated MachineConfig as the cluster holds it,
 // and want (machineconfigs.Differences); have is decoded once per resourceVersion.
 func (c *Controller) differences(have *mcfgv1.MachineConfig, want *machineconfigs.Desired) []string {
-	cfg, err := c.reader.Decoder().Decode(have)
-	if err != nil {
-		return []string{err.Error()}
-	}
-	return machineconfigs.Strings(machineconfigs.Differences(have, cfg, want))
-}
-
-// ownsObsolete reports whether mc, named for key, was generated by this controller: the role label and the
-// version annotation must say so too. Such MachineConfigs are deleted deliberately when their pool is gone, not
-// left to garbage collection, because their owner (the Image "cluster") still exists.
-func (c *Controller) ownsObsolete(key machineconfigs.Key, mc *mcfgv1.MachineConfig) bool {
-	if mc.Labels[mcfgv1.MachineConfigRoleLabelKey] != key.Pool {
-		return false
-	}
-	_, ok := mc.Annotations[machineconfigs.VersionAnnotation]
-	return ok
+	return machineconfigs.Strings(machineconfigs.DifferencesOf(have, c.reader.Decoder(), want))
 }
 
 // tooLargeError says a generated MachineConfig exceeds what the API server or etcd accepts in one
@@ -157,7 +131,7 @@ func (e *tooLargeError) Error() string {
 func (e *tooLargeError) Unwrap() error { return e.Err }
 
 // writeError classifies a failed write, so that a too large MachineConfig is reported as such.
-func writeError(op operation, mc *mcfgv1.MachineConfig, err error) error {
+func writeError(op machineconfigs.Op, mc *mcfgv1.MachineConfig, err error) error {
 	if tooLarge(err) {
 		return &tooLargeError{Name: mc.Name, Bytes: len(mc.Spec.Config.Raw), Err: err}
 	}
@@ -191,7 +165,7 @@ func (c *Controller) create(ctx context.Context, want *mcfgv1.MachineConfig) (*m
 	case apierrors.IsAlreadyExists(err):
 		return nil, nil
 	default:
-		return nil, writeError(opCreate, want, err)
+		return nil, writeError(machineconfigs.Create, want, err)
 	}
 }
 
@@ -215,7 +189,7 @@ func (c *Controller) update(ctx context.Context, have *mcfgv1.MachineConfig, wan
 			return nil
 		}
 		// The client returns an empty object with an error (e.g. a conflict): only a success is an update.
-		result, err := c.client.MachineConfigs().Update(ctx, merged(have, want.Object), metav1.UpdateOptions{FieldManager: FieldManager})
+		result, err := c.client.MachineConfigs().Update(ctx, merged(have, want), metav1.UpdateOptions{FieldManager: FieldManager})
 		if err == nil {
 			updated = result
 		}
@@ -223,43 +197,48 @@ func (c *Controller) update(ctx context.Context, have *mcfgv1.MachineConfig, wan
 		return err
 	})
 	if err != nil {
-		return nil, nil, writeError(opUpdate, want.Object, err)
+		return nil, nil, writeError(machineconfigs.Update, want.Object, err)
 	}
 	return updated, diffs, nil
 }
 
-// merged returns a copy of have that says what want says, keeping other writers' metadata. An owner
-// reference to an older Image "cluster" (another UID) is replaced.
-func merged(have, want *mcfgv1.MachineConfig) *mcfgv1.MachineConfig {
+// merged returns a copy of have that says what want says, keeping other writers' metadata. An owner reference to
+// another object of want's owner's kind and name (an older Image "cluster", another UID) is replaced, and so is any
+// other controller reference when want's owner controls its MachineConfigs (only one may).
+func merged(have *mcfgv1.MachineConfig, want *machineconfigs.Desired) *mcfgv1.MachineConfig {
 	out := have.DeepCopy()
 	if out.Labels == nil {
 		out.Labels = map[string]string{}
 	}
-	for k, v := range want.Labels {
+	for k, v := range want.Object.Labels {
 		out.Labels[k] = v
 	}
 	if out.Annotations == nil {
 		out.Annotations = map[string]string{}
 	}
-	for k, v := range want.Annotations {
+	for k, v := range want.Object.Annotations {
 		out.Annotations[k] = v
 	}
 	var owners []metav1.OwnerReference
 	for _, ref := range out.OwnerReferences {
-		if !sameOwnerKind(ref, want.OwnerReferences) {
+		if !replacedBy(ref, want.Object.OwnerReferences) {
 			owners = append(owners, ref)
 		}
 	}
-	out.OwnerReferences = append(owners, want.OwnerReferences...)
-	out.Spec = *want.Spec.DeepCopy()
+	out.OwnerReferences = append(owners, want.Object.OwnerReferences...)
+	out.Spec = *want.Object.Spec.DeepCopy()
 	return out
 }
 
-func sameOwnerKind(ref metav1.OwnerReference, refs []metav1.OwnerReference) bool {
+// replacedBy reports whether the owner reference ref gives way to refs: one to the same object by kind and name, or
+// a controller reference when refs hold one.
+func replacedBy(ref metav1.OwnerReference, refs []metav1.OwnerReference) bool {
 	for _, r := range refs {
-		if r.APIVersion == ref.APIVersion && r.Kind == ref.Kind && r.Name == ref.Name {
+		if r.APIVersion == ref.APIVersion && r.Kind == ref.Kind && r.Name == ref.Name || isController(r) && isController(ref) {
 			return true
 		}
 	}
 	return false
 }
+
+func isController(ref metav1.OwnerReference) bool { return ref.Controller != nil && *ref.Controller }

@@ -37,10 +37,10 @@ func newFakeOperatorStatus(t *testing.T) (*operatorStatus, *configfake.Clientset
 }
 
 func unchanged() *syncResult {
-	return &syncResult{outcome: OutcomeUnchanged, output: &render.Output{MachineConfigs: []*machineconfigs.Desired{
+	return &syncResult{outcome: OutcomeUnchanged, output: &render.Output{Set: machineconfigs.Set{MachineConfigs: []*machineconfigs.Desired{
 		{Key: machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries}},
 		{Key: machineconfigs.Key{Pool: "master", Output: machineconfigs.Registries}},
-	}}}
+	}}}}
 }
 
 // verbs lists the requests the fake received, as "verb resource[/subresource]", and forgets them.

@@ -19,7 +19,6 @@ import (
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/reasons"
-	"github.com/openshift/registries-controller/pkg/render"
 )
 
 // statusWrite records one status update of an object.
@@ -96,7 +95,7 @@ func credentialConditions(res *syncResult) map[inputs.ObjectRef]conditionChange 
 		}
 		return out
 	}
-	if res.output == nil || res.output.Rendered(machineconfigs.CredentialProviders).State != render.Written {
+	if res.output == nil || res.output.StateOf(machineconfigs.CredentialProviders).State != machineconfigs.Written {
 		return out
 	}
 	out[ref] = conditionChange{set: credentialprovider.Conditions(res.output.Credentials, res.applyErr, 0)}

@@ -23,7 +23,6 @@ import (
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/reasons"
-	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/rollout"
 )
 
@@ -46,10 +45,11 @@ type rolloutTracker struct {
 	operator *operatorStatus
 
 	mu sync.Mutex
-	// outputs are what the last successful render wants of each output it manages (render.Written or Removed):
-	// what must be live.
-	outputs map[*machineconfigs.Output]render.Rendered
-	// tracked are the keys followed: every built-in pool of the last sync, for every output in outputs.
+	// set is the desired set of the last successful render: what must be live, for the outputs it manages (Written
+	// or Removed); nil before the first.
+	set *machineconfigs.Set
+	// tracked are the (pool, output) keys followed (keys without a suffix, machineconfigs.Key.Unsuffixed): for every
+	// output set manages, the pools whose MachineConfigs of it the render decides on (setTracked).
 	tracked map[machineconfigs.Key]*keyRollout
 	// written holds, per output, the objects configuring it as of its last write (by reference: UID and
 	// generation); nil before the first write since the start.
@@ -93,7 +93,6 @@ func newRolloutTracker(reader *cluster.Reader, recorder record.EventRecorder, me
 		reader: reader, recorder: recorder, metrics: metrics.rollout, clock: cfg.Clock,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[machineconfigs.Key](),
 			workqueue.TypedRateLimitingQueueConfig[machineconfigs.Key]{Name: rolloutQueueName, MetricsProvider: metrics.WorkqueueProvider(), Clock: cfg.Clock}),
-		outputs: map[*machineconfigs.Output]render.Rendered{},
 		tracked: map[machineconfigs.Key]*keyRollout{},
 		written: map[*machineconfigs.Output]map[inputs.ObjectRef]objectVersion{},
 	}
@@ -152,17 +151,12 @@ func (t *rolloutTracker) afterSync(ctx context.Context, res *syncResult) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if res.output != nil {
-		clear(t.outputs)
-		for _, r := range res.output.Outputs {
-			if r.State != render.Unmanaged {
-				t.outputs[r.Output] = r
-			}
-		}
+		t.set = &res.output.Set
 	}
-	t.setTracked(res.inputs)
+	t.setTracked(res.inputs, res.writes)
 	changes := map[*machineconfigs.Output]*change{}
 	for _, w := range res.writes {
-		p := t.tracked[w.key]
+		p := t.tracked[w.key.Unsuffixed()]
 		if p == nil {
 			continue
 		}
@@ -181,16 +175,19 @@ func (t *rolloutTracker) afterSync(ctx context.Context, res *syncResult) {
 	}
 }
 
-// setTracked tracks every output of t.outputs on every built-in pool of in, and forgets the others. t.mu must be
-// held.
-func (t *rolloutTracker) setTracked(in *inputs.Inputs) {
-	current := map[machineconfigs.Key]bool{}
+// setTracked tracks every output the last render manages on the pools of in it decides on (trackedPools), and
+// forgets the others. t.mu must be held.
+func (t *rolloutTracker) setTracked(in *inputs.Inputs, writes []write) {
+	exists := map[string]bool{}
 	for _, p := range in.Pools {
-		if !machineconfigs.BuiltIn(p) {
-			continue
-		}
-		for o := range t.outputs {
-			current[machineconfigs.Key{Pool: p.Name, Output: o}] = true
+		exists[p.Name] = true
+	}
+	current := map[machineconfigs.Key]bool{}
+	for _, o := range t.managed() {
+		for _, pool := range t.trackedPools(o, in, writes) {
+			if exists[pool] {
+				current[machineconfigs.Key{Pool: pool, Output: o}] = true
+			}
 		}
 	}
 	for key := range current {
@@ -312,11 +309,10 @@ func (t *rolloutTracker) check(ctx context.Context, key machineconfigs.Key) erro
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	p, pool := t.tracked[key], t.reader.Pool(key.Pool)
-	rendered, ok := t.outputs[key.Output]
-	if p == nil || pool == nil || !ok {
+	if p == nil || pool == nil || t.set == nil || t.set.StateOf(key.Output).State == machineconfigs.Unmanaged {
 		return nil
 	}
-	st, err := t.reader.Rollout(pool, key.Output, rendered.Files)
+	st, err := t.reader.Rollout(pool, key.Output, t.set.MachineConfigs)
 	if err != nil {
 		return err
 	}
@@ -338,7 +334,7 @@ func (t *rolloutTracker) check(ctx context.Context, key machineconfigs.Key) erro
 		t.metrics.duration.WithLabelValues(key.Pool, key.Output.ID).Observe(took.Seconds())
 		msg := fmt.Sprintf("live on pool %s: %s, %s after the change", key.Pool, st.Message, took.Round(time.Second))
 		if key.Output != machineconfigs.Registries {
-			msg = fmt.Sprintf("%s live on pool %s: %s, %s after the change", key.Name(), key.Pool, st.Message, took.Round(time.Second))
+			msg = fmt.Sprintf("%s live on pool %s: %s, %s after the change", rolloutSubject(key), key.Pool, st.Message, took.Round(time.Second))
 		}
 		logger.Info("Rolled out", "renderedConfig", st.Rendered, "after", took, "objects", len(c.objects))
 		t.record(c.objects, c.deleted, corev1.EventTypeNormal, reasons.RolledOut, msg)
@@ -360,6 +356,45 @@ func (t *rolloutTracker) check(ctx context.Context, key machineconfigs.Key) erro
 		logger.V(2).Info("Rollout pending", "state", st.Message)
 	}
 	return nil
+}
+
+// trackedPools returns the pools whose MachineConfigs of o the last render decides on: every built-in pool of in
+// for an output of built-in pools; for an output of the pools objects select, those with a desired MachineConfig,
+// those written in this sync (a delete is followed until it is live) and those still following a change. t.mu
+// must be held.
+func (t *rolloutTracker) trackedPools(o *machineconfigs.Output, in *inputs.Inputs, writes []write) []string {
+	if o.Pools == machineconfigs.OnBuiltInPools {
+		return machineconfigs.BuiltInPools(in.Pools)
+	}
+	pools := t.set.PoolsOf(o)
+	for _, w := range writes {
+		if w.key.Output == o {
+			pools = append(pools, w.key.Pool)
+		}
+	}
+	for key, p := range t.tracked {
+		if key.Output == o && p.change != nil {
+			pools = append(pools, key.Pool)
+		}
+	}
+	return pools
+}
+
+// managed returns the outputs the last render manages, none before the first. t.mu must be held.
+func (t *rolloutTracker) managed() []*machineconfigs.Output {
+	if t.set == nil {
+		return nil
+	}
+	return t.set.Managed()
+}
+
+// rolloutSubject names what a RolledOut event of key, a pool and an output, is about: the pool's MachineConfig of
+// the output, or, for an output with one per object, all of them.
+func rolloutSubject(key machineconfigs.Key) string {
+	if key.Output.PerObject {
+		return fmt.Sprintf("the %s MachineConfigs", key.Output.ID)
+	}
+	return key.Name()
 }
 
 // record records an event on every object of objects; the Image's names the objects deleted.

@@ -109,16 +109,16 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	return res, err
 }
 
-// generatedConfigs returns the MachineConfigs this controller generates, by name.
-func (c *Controller) generatedConfigs() (map[string]*mcfgv1.MachineConfig, error) {
+// generatedConfigs returns the MachineConfigs named as those this controller writes.
+func (c *Controller) generatedConfigs() ([]*mcfgv1.MachineConfig, error) {
 	list, err := c.configs.List(labels.Everything())
 	if err != nil {
 		return nil, fmt.Errorf("listing MachineConfigs: %w", err)
 	}
-	out := map[string]*mcfgv1.MachineConfig{}
+	var out []*mcfgv1.MachineConfig
 	for _, mc := range list {
 		if machineconfigs.IsGenerated(mc) {
-			out[mc.Name] = mc
+			out = append(out, mc)
 		}
 	}
 	return out, nil

@@ -192,9 +192,9 @@ func (r *Rendered) Close() { r.Config.Close() }
 // workerPool is the pool whose files Render takes when it is rendered.
 const workerPool = "worker"
 
-// RenderPool renders in with render.Render, the path the controller uses, takes the files of every output (the
-// same for every built-in pool; the worker pool's, or the first pool's when there is no worker pool) as they land
-// on a node, and loads them.
+// RenderPool renders in with render.Render, the path the controller uses, takes the files the worker pool's
+// MachineConfigs write (or the first built-in pool's when there is no worker pool), merged as they land on a node
+// (render.Output.PoolFiles), and loads them.
 func RenderPool(in *inputs.Inputs, opts render.Options) (*Rendered, error) {
 	out, err := render.Render(in, opts)
 	if err != nil {
@@ -207,7 +207,7 @@ func RenderPool(in *inputs.Inputs, opts render.Options) (*Rendered, error) {
 	if slices.Contains(out.Pools, workerPool) {
 		pool = workerPool
 	}
-	files := out.AllFiles()
+	files := out.PoolFiles(pool)
 	cfg, err := Load(files)
 	if err != nil {
 		return nil, err

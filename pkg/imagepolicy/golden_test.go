@@ -67,7 +67,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Render: %v", err)
 			}
-			compareFiles(t, dir, out.Files(machineconfigs.Registries))
+			compareFiles(t, dir, out.OutputFiles("worker", machineconfigs.Registries))
 			want, _ := golden.Optional(t, dir, "status.txt")
 			golden.CompareText(t, "status", want, statusText(out))
 			want, _ = golden.Optional(t, dir, "warnings.txt")

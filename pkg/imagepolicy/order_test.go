@@ -30,7 +30,7 @@ func TestTheOrderOfPolicyObjectsDoesNotMatter(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: reversed: %v", dir, err)
 		}
-		firstFiles, againFiles := first.Files(machineconfigs.Registries), again.Files(machineconfigs.Registries)
+		firstFiles, againFiles := first.OutputFiles("worker", machineconfigs.Registries), again.OutputFiles("worker", machineconfigs.Registries)
 		if len(firstFiles) != len(againFiles) {
 			t.Fatalf("%s: %d files, then %d", dir, len(firstFiles), len(againFiles))
 		}

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/linediff"
@@ -33,10 +36,10 @@ const maxFileLines = 20
 type Proof struct {
 	// Pools are the pools whose MachineConfigs were compared, e.g. master, worker.
 	Pools []string
-	// Today are the MachineConfigs rendered from the inputs as they are, one per pool and output.
+	// Today are the MachineConfigs rendered from the inputs as they are.
 	Today []*machineconfigs.Desired
-	// Changes lists, per step and generated MachineConfig, what machineconfigs.Differences finds; empty when
-	// neutral.
+	// Changes lists, per step and generated MachineConfig, what the controller's plan would write to go from
+	// today's MachineConfigs to the step's (machineconfigs.Plan); empty when neutral.
 	Changes []MachineConfigChange
 	// Files lists, per step, the lines of the node files that differ: "registries.conf: - <line>" and "+ <line>".
 	Files map[Step][]string
@@ -44,8 +47,7 @@ type Proof struct {
 	Invalid map[Step]*inputs.InvalidError
 }
 
-// MachineConfigChange is what differs between today's generated MachineConfig of a pool and output and the one at
-// a step.
+// MachineConfigChange is what differs between today's generated MachineConfig of a key and the one at a step.
 type MachineConfigChange struct {
 	Step  Step
 	Key   machineconfigs.Key
@@ -55,15 +57,22 @@ type MachineConfigChange struct {
 // Neutral reports whether every step renders MachineConfigs identical in meaning to today's: no node rolls.
 func (p *Proof) Neutral() bool { return len(p.Changes) == 0 && len(p.Invalid) == 0 }
 
-// Prove renders in as it is and at each step of plan, and compares each generated MachineConfig with
-// machineconfigs.Differences: the decoded contents, modes and attributes of every file, and the labels, annotations
-// and owner references the controller sets. Inputs that do not render today give the *inputs.InvalidError.
+// Prove renders in as it is and at each step of plan, and proves each step neutral with the controller's own plan
+// (machineconfigs.Plan, the version annotation aside): were today's MachineConfigs in the cluster, the step's would
+// need no write. It compares by meaning: the decoded contents, modes and attributes of every file, and the labels,
+// annotations and owner references the controller sets. Inputs that do not render today give the
+// *inputs.InvalidError.
 func Prove(in *inputs.Inputs, plan *Plan, opts render.Options) (*Proof, error) {
 	today, err := render.Render(in, opts)
 	if err != nil {
 		return nil, err
 	}
 	proof := &Proof{Pools: today.Pools, Today: today.MachineConfigs, Files: map[Step][]string{}, Invalid: map[Step]*inputs.InvalidError{}}
+	existing := make([]*mcfgv1.MachineConfig, len(today.MachineConfigs))
+	for i, d := range today.MachineConfigs {
+		existing[i] = d.Object
+	}
+	configs := machineconfigs.ConfigsOf(today.MachineConfigs)
 	for _, step := range Steps {
 		out, err := render.Render(plan.Applied(in, step == Swapped), opts)
 		var invalid *inputs.InvalidError
@@ -74,22 +83,40 @@ func Prove(in *inputs.Inputs, plan *Plan, opts render.Options) (*Proof, error) {
 		if err != nil {
 			return nil, fmt.Errorf("rendering the inputs %s: %w", step, err)
 		}
-		for _, want := range out.MachineConfigs {
-			var lines []string
-			if have := today.Desired(want.Key); have == nil {
-				lines = []string{"a MachineConfig that is not rendered today"}
-			} else {
-				lines = machineconfigs.Strings(machineconfigs.Differences(have.Object, have.Config(), want))
-			}
-			if len(lines) > 0 {
-				proof.Changes = append(proof.Changes, MachineConfigChange{Step: step, Key: want.Key, Lines: lines})
-			}
+		for _, a := range machineconfigs.Plan(existing, configs, &out.Set, machineconfigs.PlanOptions{AnyVersion: true}) {
+			proof.Changes = append(proof.Changes, MachineConfigChange{Step: step, Key: a.Key, Lines: changeLines(a)})
 		}
-		if lines := fileChanges(today.AllFiles(), out.AllFiles()); len(lines) > 0 {
+		if lines := poolFileChanges(&today.Set, &out.Set); len(lines) > 0 {
 			proof.Files[step] = lines
 		}
 	}
 	return proof, nil
+}
+
+// changeLines says what an action of the plan from today's MachineConfigs to a step's would write.
+func changeLines(a machineconfigs.Action) []string {
+	switch a.Op {
+	case machineconfigs.Create:
+		return []string{"a MachineConfig that is not rendered today"}
+	case machineconfigs.Delete:
+		return []string{"rendered today and no longer: " + a.Reason()}
+	}
+	return machineconfigs.Strings(a.Reasons)
+}
+
+// poolFileChanges lists the lines of the node files that differ between two renders, pool by pool; the changes of a
+// pool the same as an earlier pool's are listed once.
+func poolFileChanges(today, step *machineconfigs.Set) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, pool := range slices.Compact(slices.Sorted(slices.Values(slices.Concat(today.AllPools(), step.AllPools())))) {
+		lines := fileChanges(today.PoolFiles(pool), step.PoolFiles(pool))
+		if key := strings.Join(lines, "\n"); !seen[key] {
+			seen[key] = true
+			out = append(out, lines...)
+		}
+	}
+	return out
 }
 
 // fileChanges lists the lines of each node file that changed (linediff), in file order: "<file>: - line" and

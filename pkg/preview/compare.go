@@ -1,11 +1,9 @@
 package preview
 
 import (
-	"fmt"
 	"slices"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
@@ -23,21 +21,30 @@ const (
 	// Updated: it differs in meaning (machineconfigs.Differences).
 	Updated Change = "updated"
 	// Deleted: the pool would no longer be a built-in pool, or no longer exist, or the output is removed (its
-	// object is deleted).
+	// object is deleted), or no object renders it any more.
 	Deleted Change = "deleted"
 )
 
+// changes maps each operation of a plan to what it does to a MachineConfig.
+var changes = map[machineconfigs.Op]Change{
+	machineconfigs.Create: Created,
+	machineconfigs.Update: Updated,
+	machineconfigs.Delete: Deleted,
+}
+
 // MachineConfig is what a render with the edits does to one generated MachineConfig.
 type MachineConfig struct {
-	// Key names it: pool and output, e.g. 99-worker-generated-registries.
+	// Key names it: pool, output and suffix, e.g. 99-worker-generated-registries.
 	Key machineconfigs.Key
+	// Op is what the controller would do to it (machineconfigs.Plan), "" when nothing.
+	Op machineconfigs.Op
 	// Existing is the MachineConfig as the cluster holds it now, nil when there is none; Desired is the one rendered
 	// with the edits, nil when there would be none.
 	Existing *mcfgv1.MachineConfig
 	Desired  *machineconfigs.Desired
 	// Old and New are the files each writes, in its order (none for a missing one).
 	Old, New nodefiles.Files
-	// Reasons are what machineconfigs.Differences, the controller's reasons to write, finds between Existing and
+	// Reasons are what machineconfigs.Differences, the controller's reasons to update, finds between Existing and
 	// Desired, e.g. "file /etc/containers/registries.conf: contents differ". The version annotation, which says
 	// which build wrote a MachineConfig and not what it says, is left out.
 	Reasons []machineconfigs.Difference
@@ -45,13 +52,8 @@ type MachineConfig struct {
 
 // Change says whether, and how, the controller would write the MachineConfig.
 func (m *MachineConfig) Change() Change {
-	switch {
-	case m.Existing == nil && m.Desired != nil:
-		return Created
-	case m.Existing != nil && m.Desired == nil:
-		return Deleted
-	case len(m.Reasons) > 0:
-		return Updated
+	if c, ok := changes[m.Op]; ok {
+		return c
 	}
 	return Unchanged
 }
@@ -60,26 +62,28 @@ func (m *MachineConfig) Change() Change {
 type Pool struct {
 	// Name is the pool's, e.g. "worker".
 	Name string
-	// MachineConfigs are its generated MachineConfigs of every output the render manages, in output order.
+	// MachineConfigs are its generated MachineConfigs of every output the render manages, in key order (output,
+	// then suffix).
 	MachineConfigs []MachineConfig
 }
 
-// Old returns the files the pool's generated MachineConfigs write now, in output order.
+// Old returns the files the pool's generated MachineConfigs write now, merged as its nodes get them (a later
+// MachineConfig of an output replacing an earlier one's file), in output order.
 func (p *Pool) Old() nodefiles.Files {
-	var out nodefiles.Files
-	for _, m := range p.MachineConfigs {
-		out = append(out, m.Old...)
+	files := make([]nodefiles.Files, len(p.MachineConfigs))
+	for i, m := range p.MachineConfigs {
+		files[i] = m.Old
 	}
-	return out
+	return machineconfigs.MergeFiles(files...)
 }
 
-// New returns the files the pool's generated MachineConfigs would write, in output order.
+// New returns the files the pool's generated MachineConfigs would write, merged as Old.
 func (p *Pool) New() nodefiles.Files {
-	var out nodefiles.Files
-	for _, m := range p.MachineConfigs {
-		out = append(out, m.New...)
+	files := make([]nodefiles.Files, len(p.MachineConfigs))
+	for i, m := range p.MachineConfigs {
+		files[i] = m.New
 	}
-	return out
+	return machineconfigs.MergeFiles(files...)
 }
 
 // Changed reports whether the controller would write any of the pool's MachineConfigs.
@@ -87,56 +91,70 @@ func (p *Pool) Changed() bool {
 	return slices.ContainsFunc(p.MachineConfigs, func(m MachineConfig) bool { return m.Change() != Unchanged })
 }
 
-// Compare returns, for every pool in before (the built-in pools of the cluster now, machineconfigs.BuiltInPools) or in
-// out (the render with the edits), sorted by name, each generated MachineConfig of the outputs out manages
-// (render.Written or render.Removed) now (looked up with get, a MachineConfig lister's Get, decoded with dec) and
-// after the edits.
-func Compare(before []string, out *render.Output, get func(name string) (*mcfgv1.MachineConfig, error), dec *machineconfigs.Decoder) ([]Pool, error) {
-	names := slices.Concat(before, out.Pools)
+// Compare returns, for every pool in before (the built-in pools of the cluster now, machineconfigs.BuiltInPools),
+// in out (the render with the edits) or touched by the plan, sorted by name, each generated MachineConfig of the
+// outputs out manages (Written or Removed) now and after the edits: what machineconfigs.Plan, the controller's own
+// plan, would do with existing (the cluster's MachineConfigs, decoded with configs; nil decodes each), the version
+// annotation aside.
+func Compare(before []string, out *render.Output, existing []*mcfgv1.MachineConfig, configs machineconfigs.Configs) ([]Pool, error) {
+	if configs == nil {
+		configs = (*machineconfigs.Decoder)(nil)
+	}
+	actions := machineconfigs.Plan(existing, configs, &out.Set, machineconfigs.PlanOptions{AnyVersion: true})
+	byName := make(map[string]*mcfgv1.MachineConfig, len(existing))
+	for _, mc := range existing {
+		byName[mc.Name] = mc
+	}
+	byKey := map[machineconfigs.Key]MachineConfig{}
+	for _, d := range out.MachineConfigs {
+		byKey[d.Key] = MachineConfig{Key: d.Key, Existing: byName[d.Object.Name], Desired: d}
+	}
+	names := slices.Concat(before, out.AllPools())
+	for _, a := range actions {
+		m := byKey[a.Key]
+		m.Key, m.Op, m.Existing = a.Key, a.Op, a.Have
+		if a.Op == machineconfigs.Update {
+			m.Reasons = a.Reasons
+		}
+		byKey[a.Key] = m
+		names = append(names, a.Key.Pool)
+	}
 	slices.Sort(names)
 	names = slices.Compact(names)
+	keys := make([]machineconfigs.Key, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, machineconfigs.Key.Compare)
 	pools := make([]Pool, 0, len(names))
 	for _, name := range names {
 		pool := Pool{Name: name}
-		for _, r := range out.Outputs {
-			if r.State == render.Unmanaged {
+		for _, k := range keys {
+			if k.Pool != name {
 				continue
 			}
-			m, err := compareOne(machineconfigs.Key{Pool: name, Output: r.Output}, out, get, dec)
+			m, err := withFiles(byKey[k], configs)
 			if err != nil {
 				return nil, err
 			}
-			if m.Existing != nil || m.Desired != nil {
-				pool.MachineConfigs = append(pool.MachineConfigs, m)
-			}
+			pool.MachineConfigs = append(pool.MachineConfigs, m)
 		}
 		pools = append(pools, pool)
 	}
 	return pools, nil
 }
 
-func compareOne(key machineconfigs.Key, out *render.Output, get func(name string) (*mcfgv1.MachineConfig, error), dec *machineconfigs.Decoder) (MachineConfig, error) {
-	m := MachineConfig{Key: key, Desired: out.Desired(key)}
-	existing, err := get(key.Name())
-	switch {
-	case apierrors.IsNotFound(err):
-	case err != nil:
-		return m, fmt.Errorf("reading MachineConfig %s: %w", key.Name(), err)
-	default:
-		m.Existing = existing
-	}
-	var have *machineconfigs.Config
+// withFiles returns m with the files its existing and desired MachineConfigs write.
+func withFiles(m MachineConfig, configs machineconfigs.Configs) (MachineConfig, error) {
 	if m.Existing != nil {
-		if have, err = dec.Decode(m.Existing); err != nil {
+		have, err := configs.Decode(m.Existing)
+		if err != nil {
 			return m, err
 		}
 		m.Old = have.Files
 	}
 	if m.Desired != nil {
 		m.New = m.Desired.Files
-	}
-	if m.Existing != nil && m.Desired != nil {
-		m.Reasons = machineconfigs.Differences(m.Existing, have, m.Desired.WithVersion(m.Existing.Annotations[machineconfigs.VersionAnnotation]))
 	}
 	return m, nil
 }

@@ -7,8 +7,6 @@ import (
 
 	configv1 "github.com/openshift/api/config/v1"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/openshift/registries-controller/pkg/inputfiles"
 	"github.com/openshift/registries-controller/pkg/inputs"
@@ -120,18 +118,6 @@ func renderOf(t *testing.T, in *inputs.Inputs, version string) *render.Output {
 	return out
 }
 
-// lister returns a Get over MachineConfigs, NotFound for others.
-func lister(mcs ...*mcfgv1.MachineConfig) func(string) (*mcfgv1.MachineConfig, error) {
-	return func(name string) (*mcfgv1.MachineConfig, error) {
-		for _, mc := range mcs {
-			if mc.Name == name {
-				return mc, nil
-			}
-		}
-		return nil, apierrors.NewNotFound(schema.GroupResource{Group: "machineconfiguration.openshift.io", Resource: "machineconfigs"}, name)
-	}
-}
-
 func outcomes(pools []preview.Pool) string {
 	var out []string
 	for _, p := range pools {
@@ -155,10 +141,10 @@ func TestCompareSaysWhatTheControllerWouldWritePerPool(t *testing.T) {
 	in := cluster()
 	// Written by another build of the controller: the version annotation alone is no reason to write.
 	now := renderOf(t, in, "4.20-other-build").MachineConfigs
-	get := lister(objects(now)...)
+	existing := objects(now)
 	names := machineconfigs.BuiltInPools(in.Pools)
 
-	pools, err := preview.Compare(names, renderOf(t, in, "dev"), get, nil)
+	pools, err := preview.Compare(names, renderOf(t, in, "dev"), existing, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +153,7 @@ func TestCompareSaysWhatTheControllerWouldWritePerPool(t *testing.T) {
 	}
 
 	in.ImageDigestMirrorSets = append(in.ImageDigestMirrorSets, fixtures.IDMS("team-b", fixtures.Mirror("quay.io/b", "m.local/b")))
-	pools, err = preview.Compare(names, renderOf(t, in, "dev"), get, nil)
+	pools, err = preview.Compare(names, renderOf(t, in, "dev"), existing, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +165,7 @@ func TestCompareSaysWhatTheControllerWouldWritePerPool(t *testing.T) {
 	}
 
 	in.Pools = []*mcfgv1.MachineConfigPool{fixtures.Pool("master", true), fixtures.Pool("arbiter", true)}
-	pools, err = preview.Compare(names, renderOf(t, in, "dev"), get, nil)
+	pools, err = preview.Compare(names, renderOf(t, in, "dev"), existing, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

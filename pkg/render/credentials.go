@@ -17,8 +17,8 @@ import (
 // with the provider file of the Infrastructure's platform otherwise. It returns the render of the object (nil
 // unless Written) and the warnings: the entries skipped because a cloud provider's own entry covers them, and
 // why the output is not managed when the object is given but cannot count.
-func credentials(in *inputs.Inputs) (Rendered, *credentialprovider.Result, []inputs.Problem, error) {
-	out := Rendered{Output: machineconfigs.CredentialProviders}
+func credentials(in *inputs.Inputs, pools []string) (outputRender, *credentialprovider.Result, []inputs.Problem, error) {
+	out := outputRender{state: machineconfigs.OutputState{Output: machineconfigs.CredentialProviders}}
 	cfg := in.CRIOCredentialProviderConfig
 	var warnings []inputs.Problem
 	on, gateWarning := in.FeatureGateEnabled(inputs.GateCRIOCredentialProviderConfig)
@@ -26,11 +26,11 @@ func credentials(in *inputs.Inputs) (Rendered, *credentialprovider.Result, []inp
 		warnings = append(warnings, *gateWarning)
 	}
 	if !on {
-		out.State, out.Why = Unmanaged, fmt.Sprintf("the feature gate %s is off", inputs.GateCRIOCredentialProviderConfig)
+		out.state.State, out.state.Why = machineconfigs.Unmanaged, fmt.Sprintf("the feature gate %s is off", inputs.GateCRIOCredentialProviderConfig)
 		return out, nil, warnings, nil
 	}
 	if why, unwatched := in.Unwatched[inputs.KindCRIOCredentialProvider]; unwatched {
-		out.State, out.Why = Unmanaged, why
+		out.state.State, out.state.Why = machineconfigs.Unmanaged, why
 		warnings = append(warnings, inputs.Problem{
 			At:      inputs.FieldRef{Object: inputs.ObjectRef{Kind: inputs.KindCRIOCredentialProvider, Name: inputs.CRIOCredentialProviderConfigName}},
 			Message: fmt.Sprintf("the feature gate %s is on, but %s; the %s MachineConfigs are left as they are", inputs.GateCRIOCredentialProviderConfig, why, machineconfigs.CredentialProviders),
@@ -39,17 +39,18 @@ func credentials(in *inputs.Inputs) (Rendered, *credentialprovider.Result, []inp
 		return out, nil, warnings, nil
 	}
 	if cfg == nil {
-		out.State, out.Why = Removed, fmt.Sprintf("there is no %s %q", inputs.KindCRIOCredentialProvider, inputs.CRIOCredentialProviderConfigName)
+		out.state.State, out.state.Why = machineconfigs.Removed, fmt.Sprintf("there is no %s %q", inputs.KindCRIOCredentialProvider, inputs.CRIOCredentialProviderConfigName)
 		return out, nil, warnings, nil
 	}
 	res, err := credentialprovider.RenderProviders(cfg, Platform(in))
 	if err != nil {
 		return out, nil, warnings, err
 	}
-	out.State, out.Files = Written, res.Files
+	var owner *metav1.OwnerReference
 	if cfg.UID != "" {
-		out.owner = &metav1.OwnerReference{APIVersion: configv1.GroupVersion.String(), Kind: inputs.KindCRIOCredentialProvider, Name: cfg.Name, UID: cfg.UID}
+		owner = machineconfigs.CredentialProviders.Owner.Reference(cfg.Name, cfg.UID)
 	}
+	out = written(machineconfigs.CredentialProviders, pools, res.Files, owner)
 	for _, skipped := range res.Skipped {
 		warnings = append(warnings, inputs.Problem{
 			At:      inputs.FieldRef{Object: inputs.ObjectRef{Kind: inputs.KindCRIOCredentialProvider, Name: cfg.Name}, Field: matchImageField(cfg, skipped)},

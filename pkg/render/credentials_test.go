@@ -69,8 +69,8 @@ func TestTheCredentialProvidersMachineConfigIsMCOs(t *testing.T) {
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("MachineConfigs %s, want %s", got, want)
 	}
-	if r := out.Rendered(machineconfigs.CredentialProviders); r.State != render.Written || len(out.AllFiles()) != len(out.Files(machineconfigs.Registries))+2 {
-		t.Errorf("credentials output %s with %d files", r.State, len(r.Files))
+	if r := out.StateOf(machineconfigs.CredentialProviders); r.State != machineconfigs.Written || len(out.PoolFiles("worker")) != len(out.OutputFiles("worker", machineconfigs.Registries))+2 {
+		t.Errorf("credentials output %s with %d files", r.State, len(out.OutputFiles("worker", machineconfigs.CredentialProviders)))
 	}
 }
 
@@ -81,23 +81,23 @@ func TestTheCredentialProvidersOutputFollowsTheObjectTheGateAndTheCRD(t *testing
 	for _, tc := range []struct {
 		name    string
 		edit    func(*inputs.Inputs)
-		state   render.State
+		state   machineconfigs.State
 		raw     string // of the worker's MachineConfig, "" when none
 		warning string
 	}{
 		{"an empty spec writes a MachineConfig without files, as MCO", func(in *inputs.Inputs) {
 			in.CRIOCredentialProviderConfig = fixtures.CRIOCredentialProviderConfig()
-		}, render.Written, `{"ignition":{"version":"3.5.0"}}`, ""},
+		}, machineconfigs.Written, `{"ignition":{"version":"3.5.0"}}`, ""},
 		{"every entry overlapping the cloud provider's writes no file either", func(in *inputs.Inputs) {
 			in.Infrastructure = fixtures.Infrastructure(configv1.GCPPlatformType)
 			in.CRIOCredentialProviderConfig = fixtures.CRIOCredentialProviderConfig("gcr.io", "*.gcr.io")
-		}, render.Written, `{"ignition":{"version":"3.5.0"}}`, `CRIOCredentialProviderConfig "cluster": spec.matchImages[1]: "*.gcr.io": overlaps`},
-		{"without the object its MachineConfigs are removed", func(in *inputs.Inputs) { in.CRIOCredentialProviderConfig = nil }, render.Removed, "", ""},
-		{"with the gate off they are left alone", func(in *inputs.Inputs) { in.FeatureGate = disabled }, render.Unmanaged, "", ""},
+		}, machineconfigs.Written, `{"ignition":{"version":"3.5.0"}}`, `CRIOCredentialProviderConfig "cluster": spec.matchImages[1]: "*.gcr.io": overlaps`},
+		{"without the object its MachineConfigs are removed", func(in *inputs.Inputs) { in.CRIOCredentialProviderConfig = nil }, machineconfigs.Removed, "", ""},
+		{"with the gate off they are left alone", func(in *inputs.Inputs) { in.FeatureGate = disabled }, machineconfigs.Unmanaged, "", ""},
 		{"without the CRD they are left alone, and a warning says why", func(in *inputs.Inputs) {
 			in.CRIOCredentialProviderConfig = nil
 			in.Unwatched = map[string]string{inputs.KindCRIOCredentialProvider: "the API server does not serve it (its CRD is missing)"}
-		}, render.Unmanaged, "", "the feature gate CRIOCredentialProviderConfig is on, but the API server does not serve it"},
+		}, machineconfigs.Unmanaged, "", "the feature gate CRIOCredentialProviderConfig is on, but the API server does not serve it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := credentialInputs(configv1.AWSPlatformType, "example.com")
@@ -106,7 +106,7 @@ func TestTheCredentialProvidersOutputFollowsTheObjectTheGateAndTheCRD(t *testing
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := out.Rendered(machineconfigs.CredentialProviders).State; got != tc.state {
+			if got := out.StateOf(machineconfigs.CredentialProviders).State; got != tc.state {
 				t.Errorf("state %s, want %s", got, tc.state)
 			}
 			d := out.Desired(machineconfigs.Key{Pool: "worker", Output: machineconfigs.CredentialProviders})

@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"slices"
 
 	configv1 "github.com/openshift/api/config/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -11,78 +10,49 @@ import (
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
-// State is what a render wants of an output's MachineConfigs.
-type State string
+// outputRender is what the render of one output gives: what it wants of the output and, when Written, the
+// MachineConfigs it wants, grouped by the files they write (each group is encoded once).
+type outputRender struct {
+	state  machineconfigs.OutputState
+	groups []sameFiles
+}
 
-const (
-	// Written: every built-in pool's MachineConfig of the output holds Files.
-	Written State = "written"
-	// Removed: the output's MachineConfigs must not exist (the object they are rendered from is gone); the
-	// controller deletes those it generated, so that nodes lose the files at once instead of whenever garbage
-	// collection comes by.
-	Removed State = "removed"
-	// Unmanaged: the output is not rendered (its feature gate is off); its MachineConfigs, if any, are left alone.
-	Unmanaged State = "unmanaged"
-)
-
-// Rendered is what a render wants of one output.
-type Rendered struct {
-	Output *machineconfigs.Output
-	State  State
-	// Files are the node files every pool's MachineConfig of the output writes, in MachineConfig order (Written).
-	Files nodefiles.Files
-	// Why says why the output is Removed or Unmanaged, e.g. "there is no CRIOCredentialProviderConfig \"cluster\"".
-	Why string
-	// owner is the object the MachineConfigs are owned by, nil when it has no UID (read from a file).
+// sameFiles are MachineConfigs of one output that write the same files: one per pool of a per-pool output, one per
+// pool an object selects of a per-object output.
+type sameFiles struct {
+	keys  []machineconfigs.Key
+	files nodefiles.Files
+	// owner is the object they are rendered from, nil when there is none.
 	owner *metav1.OwnerReference
 }
 
-// machineConfigs returns the output's MachineConfig for every pool (none unless Written): raw, the Ignition config
-// of the files, is encoded once for all pools.
-func (r *Rendered) machineConfigs(pools []string, version string) ([]*machineconfigs.Desired, error) {
-	if r.State != Written {
+// written returns the render of an output whose MachineConfigs are one per pool of pools, each writing files.
+func written(o *machineconfigs.Output, pools []string, files nodefiles.Files, owner *metav1.OwnerReference) outputRender {
+	keys := make([]machineconfigs.Key, len(pools))
+	for i, pool := range pools {
+		keys[i] = machineconfigs.Key{Pool: pool, Output: o}
+	}
+	return outputRender{state: machineconfigs.OutputState{Output: o, State: machineconfigs.Written},
+		groups: []sameFiles{{keys: keys, files: files, owner: owner}}}
+}
+
+// machineConfigs returns the output's desired MachineConfigs (none unless Written): the Ignition config of each
+// group's files is encoded once for all its keys.
+func (r *outputRender) machineConfigs(version string) ([]*machineconfigs.Desired, error) {
+	if r.state.State != machineconfigs.Written {
 		return nil, nil
 	}
-	raw, err := machineconfigs.Encode(r.Files)
-	if err != nil {
-		return nil, fmt.Errorf("output %s: %w", r.Output, err)
-	}
-	out := make([]*machineconfigs.Desired, 0, len(pools))
-	for _, pool := range pools {
-		out = append(out, machineconfigs.NewDesired(machineconfigs.Key{Pool: pool, Output: r.Output}, r.Files, raw, r.owner, version))
-	}
-	return out, nil
-}
-
-// Rendered returns what the render wants of output o.
-func (out *Output) Rendered(o *machineconfigs.Output) *Rendered {
-	for i := range out.Outputs {
-		if out.Outputs[i].Output == o {
-			return &out.Outputs[i]
+	var out []*machineconfigs.Desired
+	for _, g := range r.groups {
+		raw, err := machineconfigs.Encode(g.files)
+		if err != nil {
+			return nil, fmt.Errorf("output %s: %w", r.state.Output, err)
+		}
+		for _, key := range g.keys {
+			out = append(out, machineconfigs.NewDesired(key, g.files, raw, g.owner, version))
 		}
 	}
-	return &Rendered{Output: o, State: Unmanaged, Why: "not rendered"}
-}
-
-// Files returns the node files output o's MachineConfigs write, the same for every pool (none unless Written).
-func (out *Output) Files(o *machineconfigs.Output) nodefiles.Files { return out.Rendered(o).Files }
-
-// AllFiles returns the node files of every written output, in output order: what a built-in pool's nodes get.
-func (out *Output) AllFiles() nodefiles.Files {
-	var all nodefiles.Files
-	for _, r := range out.Outputs {
-		all = append(all, r.Files...)
-	}
-	return all
-}
-
-// Desired returns the MachineConfig the render wants for key, nil when there is none.
-func (out *Output) Desired(key machineconfigs.Key) *machineconfigs.Desired {
-	i := slices.IndexFunc(out.MachineConfigs, func(d *machineconfigs.Desired) bool { return d.Key == key })
-	if i < 0 {
-		return nil
-	}
-	return out.MachineConfigs[i]
+	return out, nil
 }
 
 // imageOwnerReference points at the Image "cluster", so that the registries MachineConfigs go away with it; nil
@@ -92,5 +62,5 @@ func imageOwnerReference(image *configv1.Image) *metav1.OwnerReference {
 	if image == nil || image.UID == "" {
 		return nil
 	}
-	return &metav1.OwnerReference{APIVersion: configv1.GroupVersion.String(), Kind: "Image", Name: image.Name, UID: image.UID}
+	return machineconfigs.Registries.Owner.Reference(image.Name, image.UID)
 }

@@ -44,15 +44,13 @@ type Output struct {
 	Merge *registries.Result
 	// Policies is the signature side: policy.json, the signature policies and their per-object outcomes.
 	Policies *imagepolicy.Result
-	// Credentials is the render of the CRIOCredentialProviderConfig, nil unless its output is render.Written.
+	// Credentials is the render of the CRIOCredentialProviderConfig, nil unless its output is Written.
 	Credentials *credentialprovider.Result
-	// Pools are the built-in pools rendered for, sorted (machineconfigs.BuiltInPools).
-	Pools []string
-	// Outputs are what the render wants of each output, in machineconfigs.Outputs order.
-	Outputs []Rendered
-	// MachineConfigs holds one MachineConfig per pool and written output, in machineconfigs.Key order.
-	MachineConfigs []*machineconfigs.Desired
-	// Sizes are how large each MachineConfig is, in the same order (the size budget, MaxMachineConfigBytes).
+	// Set is the desired set: the built-in pools rendered for, what the render wants of each output, and every
+	// MachineConfig it wants with the files it writes (the one place rendered files live).
+	machineconfigs.Set
+	// Sizes are how large each MachineConfig is, in the order of Set.MachineConfigs (the size budget,
+	// MaxMachineConfigBytes).
 	Sizes []Size
 }
 
@@ -92,19 +90,25 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 		return &Output{Policies: policies}, err
 	}
 	merge.Report.Warnings = append(merge.Report.Warnings, policies.Warnings...)
-	creds, credsResult, credsWarnings, err := credentials(in)
+	pools := machineconfigs.BuiltInPools(in.Pools)
+	creds, credsResult, credsWarnings, err := credentials(in, pools)
 	if err != nil {
 		return nil, err
 	}
 	merge.Report.Warnings = append(merge.Report.Warnings, credsWarnings...)
 	files := nodeFiles(merge, policies)
-	out := &Output{Report: &merge.Report, Merge: merge, Policies: policies, Credentials: credsResult, Pools: machineconfigs.BuiltInPools(in.Pools)}
-	out.Outputs = []Rendered{{Output: machineconfigs.Registries, State: Written, Files: files, owner: imageOwnerReference(in.Image)}, creds}
+	out := &Output{Report: &merge.Report, Merge: merge, Policies: policies, Credentials: credsResult}
+	out.Pools = pools
+	// One render per row of machineconfigs.Outputs, in its order: a new output adds its renderer here.
+	outputs := []outputRender{
+		written(machineconfigs.Registries, pools, files, imageOwnerReference(in.Image)),
+		creds,
+	}
 	// The load-back runs while the MachineConfigs are encoded: on a node with more than one core the render then
 	// takes about as long as the load alone.
 	checked := make(chan error, 1)
 	go func() { checked <- check(opts.Checker, files, merge) }()
-	err = out.encode(opts.Version)
+	err = out.encode(outputs, opts.Version)
 	if checkErr := <-checked; checkErr != nil {
 		return nil, checkErr
 	}
@@ -122,15 +126,18 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 	return out, nil
 }
 
-// encode builds the MachineConfig of every pool and written output.
-func (out *Output) encode(version string) error {
-	for i := range out.Outputs {
-		mcs, err := out.Outputs[i].machineConfigs(out.Pools, version)
+// encode builds the desired set of outputs: what the render wants of each, and every MachineConfig of the written
+// ones, in key order.
+func (out *Output) encode(outputs []outputRender, version string) error {
+	for i := range outputs {
+		mcs, err := outputs[i].machineConfigs(version)
 		if err != nil {
 			return err
 		}
+		out.Outputs = append(out.Outputs, outputs[i].state)
 		out.MachineConfigs = append(out.MachineConfigs, mcs...)
 	}
+	slices.SortStableFunc(out.MachineConfigs, func(a, b *machineconfigs.Desired) int { return a.Key.Compare(b.Key) })
 	return nil
 }
 

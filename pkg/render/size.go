@@ -60,9 +60,9 @@ func sizes(out *Output) ([]Size, error) {
 	return all, nil
 }
 
-// sizeProblems returns, for every output whose MachineConfigs are over the limit (one per pool, of the same
-// size but for the pool's name), a problem on the Image "cluster" with the figure and the limit, and one on each of
-// the ten objects contributing most, with the bytes each contributes.
+// sizeProblems returns, for every output with MachineConfigs over the limit (for an output with one per pool, all of
+// the same size but for the pool's name), a problem on the Image "cluster" naming them with the largest figure and
+// the limit, and one on each of the ten objects contributing most, with the bytes each contributes.
 func sizeProblems(out *Output) []inputs.Problem {
 	var ps []inputs.Problem
 	for _, r := range out.Outputs {

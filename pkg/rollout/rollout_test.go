@@ -3,6 +3,7 @@ package rollout_test
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,6 +86,11 @@ func lookupIn(configs []*mcfgv1.MachineConfig) rollout.Lookup {
 		}
 		return nil, apierrors.NewNotFound(mcfgv1.Resource("machineconfigs"), name)
 	}
+}
+
+// desiredOn returns the render's registries MachineConfig of pool writing files.
+func desiredOn(pool string, files nodefiles.Files) []*machineconfigs.Desired {
+	return []*machineconfigs.Desired{machineconfigs.NewDesired(machineconfigs.Key{Pool: pool, Output: machineconfigs.Registries}, files, nil, nil, "test")}
 }
 
 func TestJudge(t *testing.T) {
@@ -220,7 +226,7 @@ func TestJudge(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			configs := tc.configs(t)
-			want, err := rollout.Expect(tc.pool, configs, nil, machineconfigs.Registries, tc.files)
+			want, err := rollout.Expect(tc.pool, configs, nil, machineconfigs.Registries, desiredOn("worker", tc.files))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,16 +286,24 @@ func TestACustomPoolGetsTheGeneratedConfigItSelects(t *testing.T) {
 	infra.Spec.MachineConfigSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
 		Key: mcfgv1.MachineConfigRoleLabelKey, Operator: metav1.LabelSelectorOpIn, Values: []string{"worker", "infra"},
 	}}}
-	if got := rollout.GeneratedFor(infra, nil, machineconfigs.Registries); got != workerGenerated {
-		t.Errorf("with no generated config yet: %s, want the worker one", got)
+	render := slices.Concat(desiredOn("master", nodefiles.Files{oldConf}), desiredOn("worker", nodefiles.Files{conf}))
+	expect := func(pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfig) string {
+		want, err := rollout.Expect(pool, configs, nil, machineconfigs.Registries, render)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(want.Files.Content(nodefiles.RegistriesConf))
+	}
+	if got := expect(infra, nil); got != string(conf.Data) {
+		t.Errorf("with no generated config yet: %q, want the worker one's", got)
 	}
 	master := workerConfig("99-master-generated-registries")
 	master.Labels[mcfgv1.MachineConfigRoleLabelKey] = "master"
-	if got := rollout.GeneratedFor(infra, []*mcfgv1.MachineConfig{master, workerConfig(workerGenerated)}, machineconfigs.Registries); got != workerGenerated {
-		t.Errorf("GeneratedFor(infra) = %s", got)
+	if got := expect(infra, []*mcfgv1.MachineConfig{master, workerConfig(workerGenerated)}); got != string(conf.Data) {
+		t.Errorf("infra expects %q, want the worker one's", got)
 	}
-	if got := rollout.GeneratedFor(fixtures.Pool("master", true), nil, machineconfigs.Registries); got != "99-master-generated-registries" {
-		t.Errorf("GeneratedFor(master) = %s", got)
+	if got := expect(fixtures.Pool("master", true), nil); got != string(oldConf.Data) {
+		t.Errorf("master expects %q, want its own", got)
 	}
 	selected, err := rollout.Selected(infra, []*mcfgv1.MachineConfig{master, workerConfig("rendered-worker-x"), workerConfig("50-b"), workerConfig("10-a")})
 	if err != nil {
@@ -301,5 +315,31 @@ func TestACustomPoolGetsTheGeneratedConfigItSelects(t *testing.T) {
 	}
 	if strings.Join(names, " ") != "10-a 50-b" {
 		t.Errorf("selected %v, want the worker configs in name order, without the rendered one", names)
+	}
+}
+
+func TestOnACustomPoolItsOwnMachineConfigReplacesTheWorkerOneAlthoughItSortsFirst(t *testing.T) {
+	infra := fixtures.Pool("infra", false)
+	infra.Spec.MachineConfigSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
+		Key: mcfgv1.MachineConfigRoleLabelKey, Operator: metav1.LabelSelectorOpIn, Values: []string{"worker", "infra"},
+	}}}
+	// MCO merges the worker role's MachineConfigs first: 99-infra-... comes after 99-worker-... although it sorts
+	// before it by name.
+	ours := slices.Concat(desiredOn("worker", nodefiles.Files{conf}), desiredOn("infra", nodefiles.Files{oldConf}))
+	want, err := rollout.Expect(infra, nil, nil, machineconfigs.Registries, ours)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(want.Files.Content(nodefiles.RegistriesConf)); got != string(oldConf.Data) || len(want.Overrides) != 0 {
+		t.Errorf("infra expects %q with overrides %v; want the infra one's, no override", got, want.Overrides)
+	}
+	// Another writer's MachineConfig of the infra role replaces a worker one's file the same way: an override.
+	want, err = rollout.Expect(infra, []*mcfgv1.MachineConfig{fixtures.MachineConfig("10-infra-registries", "infra", policy)}, nil,
+		machineconfigs.Registries, desiredOn("worker", nodefiles.Files{conf, policy}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Overrides) != 1 || want.Overrides[0].By != "10-infra-registries" || want.Overrides[0].Over != workerGenerated {
+		t.Errorf("overrides %+v, want 10-infra-registries over %s", want.Overrides, workerGenerated)
 	}
 }

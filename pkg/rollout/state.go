@@ -12,7 +12,7 @@
 //
 // A pool that is not live and reports NodeDegraded or RenderDegraded True is degraded.
 //
-//	want, err := rollout.Expect(pool, configs, decoder, machineconfigs.Registries, out.Files(machineconfigs.Registries))
+//	want, err := rollout.Expect(pool, configs, decoder, machineconfigs.Registries, out.MachineConfigs)
 //	st := rollout.Judge(pool, configLister.Get, decoder, want)
 //	fmt.Printf("%s: %s\n", st.Pool, st.Message) // worker: 2/5 nodes updated to rendered-worker-8f3b...
 package rollout
@@ -92,7 +92,7 @@ func Judge(pool *mcfgv1.MachineConfigPool, lookup Lookup, dec *machineconfigs.De
 	switch {
 	case len(want.Overrides) > 0:
 		o := want.Overrides[0]
-		s.Message = fmt.Sprintf("cannot go live: MachineConfig %s replaces %s (it sorts after %s)", o.By, o.Path, want.Generated)
+		s.Message = fmt.Sprintf("cannot go live: MachineConfig %s replaces %s (it sorts after %s)", o.By, o.Path, o.Over)
 	case s.Target == "":
 		s.Message = "waiting for the pool's first rendered config"
 	case !s.TargetCarries:

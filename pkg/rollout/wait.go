@@ -10,7 +10,6 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
-	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/render"
 )
 
@@ -78,8 +77,8 @@ func (w *Waiter) Wake() <-chan struct{} { return w.wake }
 
 // Look is what one look at the cluster found.
 type Look struct {
-	// Rendered is true when the inputs were rendered again; InputsChanged when the new render's files differ from
-	// the previous one's (the first render is no change).
+	// Rendered is true when the inputs were rendered again; InputsChanged when the new render's MachineConfigs
+	// write other files than the previous one's, or are others (the first render is no change).
 	Rendered, InputsChanged bool
 	// Summary says what the inputs hold, e.g. "1 Image, 2 ImageDigestMirrorSet" (on a render).
 	Summary string
@@ -110,7 +109,7 @@ func (w *Waiter) Look() (Look, error) {
 			return look, err
 		}
 		look.Rendered, look.Summary = true, in.Summary()
-		look.InputsChanged = w.output != nil && !slices.EqualFunc(w.output.AllFiles(), out.AllFiles(), sameFile)
+		look.InputsChanged = w.output != nil && !w.output.SameFiles(&out.Set)
 		w.output = out
 		if w.names, err = w.poolNames(in); err != nil {
 			return look, err
@@ -151,5 +150,3 @@ func (w *Waiter) poolNames(in *inputs.Inputs) ([]string, error) {
 	}
 	return names, nil
 }
-
-func sameFile(a, b nodefiles.File) bool { return a.Path == b.Path && string(a.Data) == string(b.Data) }
