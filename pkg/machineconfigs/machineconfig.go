@@ -19,9 +19,8 @@ const VersionAnnotation = "machineconfiguration.openshift.io/generated-by-contro
 type Desired struct {
 	Key Key
 	// Owner is the object the MachineConfig is rendered from (an Image, a CRIOCredentialProviderConfig, ...), nil
-	// when there is none; Object carries a reference to it once it has a UID. A write replaces another reference
-	// to an object of its kind and name, and, when Owner is a controller reference, any other controller
-	// reference (an object controls its MachineConfigs alone).
+	// when there is none, also before it has a UID (read from a file); Object carries a reference to it once it
+	// has one.
 	Owner *metav1.OwnerReference
 	// Files are what the MachineConfig writes, in its order.
 	Files nodefiles.Files

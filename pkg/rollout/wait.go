@@ -9,7 +9,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/openshift/registries-controller/pkg/inputs"
-	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/render"
 )
 
@@ -27,7 +26,7 @@ type Cluster interface {
 // wait`): it renders again whenever an input changes, and judges each pool with the judgement the controller's
 // rollout tracking makes (Judge, over every output the render manages).
 //
-//	w, err := rollout.NewWaiter(reader, nil, renderFunc) // nil: every built-in pool
+//	w, err := rollout.NewWaiter(reader, nil, renderFunc) // nil: every built-in pool, and any other the render writes for
 //	for {
 //		look, err := w.Look()
 //		... print look.States ...
@@ -48,8 +47,9 @@ type Waiter struct {
 // ErrNoBuiltInPool is returned when no pool is named and the cluster has no built-in pool.
 var ErrNoBuiltInPool = errors.New("no built-in MachineConfigPool exists; name the pools to wait for")
 
-// NewWaiter returns a Waiter for the pools named (every built-in pool when none is), rendering the inputs with
-// render (render.Render with the options of the caller). It registers its event handlers on c.
+// NewWaiter returns a Waiter for the pools named (when none is, every built-in pool and any other the render writes
+// for), rendering the inputs with render (render.Render with the options of the caller). It registers its event
+// handlers on c.
 func NewWaiter(c Cluster, pools []string, render func(*inputs.Inputs) (*render.Output, error)) (*Waiter, error) {
 	w := &Waiter{cluster: c, pools: pools, render: render, wake: make(chan struct{}, 1)}
 	w.inputsChanged.Store(true)
@@ -136,14 +136,15 @@ type NoPoolError struct{ Pool string }
 
 func (e *NoPoolError) Error() string { return "MachineConfigPool " + e.Pool + " does not exist" }
 
-// poolNames returns the pools to wait for: those named, or every built-in pool.
+// poolNames returns the pools to wait for: those named, or every built-in pool and every other pool the render
+// (w.output) wants a MachineConfig for.
 func (w *Waiter) poolNames(in *inputs.Inputs) ([]string, error) {
 	if len(w.pools) > 0 {
 		return slices.Clone(w.pools), nil
 	}
 	var names []string
 	if len(in.Pools) > 0 {
-		names = machineconfigs.BuiltInPools(in.Pools)
+		names = w.output.AllPools()
 	}
 	if len(names) == 0 {
 		return nil, ErrNoBuiltInPool
