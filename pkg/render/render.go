@@ -138,6 +138,11 @@ func (out *Output) encode(outputs []outputRender, version string) error {
 		out.MachineConfigs = append(out.MachineConfigs, mcs...)
 	}
 	slices.SortStableFunc(out.MachineConfigs, func(a, b *machineconfigs.Desired) int { return a.Key.Compare(b.Key) })
+	for i := 1; i < len(out.MachineConfigs); i++ {
+		if k := out.MachineConfigs[i].Key; k == out.MachineConfigs[i-1].Key {
+			return fmt.Errorf("internal error: two MachineConfigs rendered as %s", k.Name())
+		}
+	}
 	return nil
 }
 
