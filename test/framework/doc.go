@@ -49,4 +49,11 @@
 // Start methods return once the part is ready again (StartEtcd also waits for a running kube-apiserver to be
 // ready), and do nothing to a running part. A test that stops a part should start it again in t.Cleanup, for
 // the tests that share the control plane after it.
+//
+// # Waits
+//
+// Eventually waits for something to happen. Quiet asserts that something does not happen, and proves its own
+// window: it returns only once a Witness (a count of the work that could have made it happen, such as the syncs a
+// controller finished) has grown, so that on a loaded machine a wait in which the controller never ran fails
+// instead of passing. Every negative wait uses Quiet, never a bare time.Sleep.
 package framework
