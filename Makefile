@@ -86,7 +86,7 @@ bench-controller: build
 		$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./test/integration/
 
 # verify: gofmt, go vet (also of the image tool's module), go.mod and go.sum tidy and vendor/ up to date
-# (hack/verify-modules.sh), test/crds up to date, staticcheck (pinned in hack/tools/staticcheck), and no test
+# (hack/verify-modules.sh), pkg/crds up to date, staticcheck (pinned in hack/tools/staticcheck), and no test
 # helper defined in two test packages (hack/verify-test-helpers; also a test of go test ./...).
 verify:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^vendor/')); \

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Copies the OpenShift CRDs the controller and its tests need from the github.com/openshift/api module, at the
-# version go.mod selects, into test/crds/, byte for byte. The copies are never edited by hand: bump
+# version go.mod selects, into pkg/crds/, byte for byte. The copies are never edited by hand: bump
 # github.com/openshift/api in go.mod, then run this script.
 #
-# Usage: hack/update-crds.sh           # refresh test/crds/
-#        hack/update-crds.sh --verify  # fail when test/crds/ differs from the module (make verify)
+# Usage: hack/update-crds.sh           # refresh pkg/crds/
+#        hack/update-crds.sh --verify  # fail when pkg/crds/ differs from the module (make verify)
 #
 # Every CRD that ships in feature-set variants has one name for all variants: exactly one variant of each is
 # listed here (the Default one, or SelfManagedHA for MachineConfigPool and CRIOCredentialProviderConfig, which have no
@@ -12,7 +12,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-dest="$root/test/crds"
+dest="$root/pkg/crds"
 module=github.com/openshift/api
 
 # Paths inside the module, relative to its root.
@@ -34,10 +34,11 @@ crds=(
 	machineconfiguration/v1/zz_generated.crd-manifests/0000_80_machine-config_01_machineconfigs.crd.yaml
 	operator/v1/zz_generated.crd-manifests/0000_80_machine-config_01_machineconfigurations.crd.yaml
 )
-# Files in test/crds/ that do not come from the module: the README, and stand-ins for prometheus-operator's
-# ServiceMonitor and PrometheusRule CRDs (that module's CRD manifests are not served by the module proxy), so that
-# `kubectl apply -f manifests/` works on the test control plane; see test/crds/README.md.
-local_files=(README.md monitoring.coreos.com_servicemonitors.crd.yaml monitoring.coreos.com_prometheusrules.crd.yaml)
+# Files in pkg/crds/ that do not come from the module: the README, the Go package that embeds the copies, and
+# stand-ins for prometheus-operator's ServiceMonitor and PrometheusRule CRDs (that module's CRD manifests are not
+# served by the module proxy), so that `kubectl apply -f manifests/` works on the test control plane; see
+# pkg/crds/README.md.
+local_files=(README.md crds.go crds_test.go monitoring.coreos.com_servicemonitors.crd.yaml monitoring.coreos.com_prometheusrules.crd.yaml)
 
 verify=false
 case "${1:-}" in
@@ -73,9 +74,9 @@ for crd in "${crds[@]}"; do
 	name=$(basename "$crd")
 	want+=("$name")
 	if [ ! -f "$dest/$name" ]; then
-		problems+=("test/crds/$name is missing (from $ref/$crd)")
+		problems+=("pkg/crds/$name is missing (from $ref/$crd)")
 	elif ! cmp -s "$src/$crd" "$dest/$name"; then
-		problems+=("test/crds/$name differs from $ref/$crd")
+		problems+=("pkg/crds/$name differs from $ref/$crd")
 	fi
 done
 if [ -d "$dest" ]; then
@@ -86,17 +87,17 @@ if [ -d "$dest" ]; then
 		for w in "${want[@]}"; do
 			if [ "$w" = "$name" ]; then found=true; break; fi
 		done
-		$found || problems+=("test/crds/$name is not a CRD copied from $module: remove it or list it in $0")
+		$found || problems+=("pkg/crds/$name is not a CRD copied from $module: remove it or list it in $0")
 	done
 fi
 
 if [ "${#problems[@]}" -gt 0 ]; then
 	printf 'update-crds: %s\n' "${problems[@]}" >&2
-	echo "update-crds: test/crds/ does not match $ref: run hack/update-crds.sh (or make crds)" >&2
+	echo "update-crds: pkg/crds/ does not match $ref: run hack/update-crds.sh (or make crds)" >&2
 	exit 1
 fi
 if $verify; then
-	echo "test/crds/ matches $ref" >&2
+	echo "pkg/crds/ matches $ref" >&2
 else
-	echo "copied ${#crds[@]} CRDs from $ref into test/crds/" >&2
+	echo "copied ${#crds[@]} CRDs from $ref into pkg/crds/" >&2
 fi

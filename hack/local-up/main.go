@@ -1,6 +1,6 @@
 // Command local-up runs a local control plane to try the controller against by hand: etcd and kube-apiserver
 // on free loopback ports (built by hack/test-assets.sh, or taken from $KUBEBUILDER_ASSETS), with the OpenShift
-// CRDs of test/crds, the built-in master and worker MachineConfigPools, and a ClusterVersion "version" whose
+// CRDs of pkg/crds, the built-in master and worker MachineConfigPools, and a ClusterVersion "version" whose
 // status.desired.image is a fixed release image. The MCO simulator (test/mcosim) plays the machine-config
 // operator: it renders each pool's MachineConfigs into rendered-<pool>-<hash> and rolls three simulated machines
 // per pool to it, one every --mco-step, so that `registries-controller wait` and the controller's RolledOut
@@ -53,7 +53,7 @@ func main() {
 	var opts options
 	fs := flag.NewFlagSet("local-up", flag.ExitOnError)
 	fs.StringVar(&opts.kubeconfig, "kubeconfig", "_output/local-up/kubeconfig", "where to write the admin kubeconfig")
-	fs.StringVar(&opts.crdDir, "crds", "", "directory of CRDs to install (default: test/crds of this checkout)")
+	fs.StringVar(&opts.crdDir, "crds", "", "directory of CRDs to install (default: pkg/crds of this checkout)")
 	fs.StringVar(&opts.logDir, "log-dir", "", "directory for etcd.log and kube-apiserver.log (default: the kubeconfig's directory)")
 	fs.DurationVar(&opts.mcoStep, "mco-step", 2*time.Second, "how long the simulated MCO takes to update one machine; 0 runs no simulator")
 	_ = fs.Parse(os.Args[1:])

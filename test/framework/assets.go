@@ -24,7 +24,7 @@ var assetBinaries = []string{"kube-apiserver", "etcd", "kubectl"}
 const testAssetsScript = "hack/test-assets.sh"
 
 // crdDir holds the CRDs copied from github.com/openshift/api, relative to the repository root.
-const crdDir = "test/crds"
+const crdDir = "pkg/crds"
 
 // AssetsDir returns the directory holding kube-apiserver, etcd and kubectl: $KUBEBUILDER_ASSETS when set,
 // otherwise what hack/test-assets.sh prints (it builds the binaries on first use, which takes a few minutes,
@@ -71,7 +71,7 @@ func checkAssets(dir string) error {
 	return nil
 }
 
-// CRDDir returns the directory of the OpenShift CRDs in this repository's checkout (test/crds).
+// CRDDir returns the directory of the OpenShift CRDs in this repository's checkout (pkg/crds, the CRDs the binary embeds).
 func CRDDir() (string, error) {
 	root, err := RepoRoot()
 	if err != nil {

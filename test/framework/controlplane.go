@@ -51,7 +51,7 @@ const defaultNamespaceTimeout = 30 * time.Second
 type Options struct {
 	// AssetsDir holds kube-apiserver, etcd and kubectl. Empty means AssetsDir().
 	AssetsDir string
-	// CRDDir holds the CRDs to install. Empty means CRDDir() (test/crds).
+	// CRDDir holds the CRDs to install. Empty means CRDDir() (pkg/crds).
 	CRDDir string
 	// KubeconfigPath is where the admin kubeconfig is written (its directory is created). Empty means a file in
 	// a temporary directory that Stop removes.

@@ -1,4 +1,4 @@
-// Package framework runs a real control plane (etcd and kube-apiserver) with the OpenShift CRDs of test/crds
+// Package framework runs a real control plane (etcd and kube-apiserver) with the OpenShift CRDs of pkg/crds
 // installed, for tests that must prove behaviour against a real API server, and for hack/local-up.
 //
 // The binaries come from hack/test-assets.sh, which builds kube-apiserver, etcd and kubectl from the pinned

@@ -223,7 +223,7 @@ func TestAGateOffLeavesTheCredentialProvidersAloneAndAMissingCRDStopsNothingElse
 		if err != nil {
 			t.Fatal(err)
 		}
-		cp.RunKubectl(t, "apply", "-f", filepath.Join(root, "test", "crds", "0000_10_config-operator_01_criocredentialproviderconfigs-SelfManagedHA.crd.yaml"))
+		cp.RunKubectl(t, "apply", "-f", filepath.Join(root, "pkg", "crds", "0000_10_config-operator_01_criocredentialproviderconfigs-SelfManagedHA.crd.yaml"))
 		cp.RunKubectl(t, "wait", "--for=condition=Established", "crd/"+crd)
 	})
 	framework.Eventually(t, 60*time.Second, "/readyz naming the missing CRD", func() (bool, string) {

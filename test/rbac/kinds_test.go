@@ -17,7 +17,7 @@ import (
 
 // TestTheKindsTableTheClusterRoleAndTheCRDsAgree: every input kind (inputs.Kinds) is listed and watched by the
 // ClusterRole of manifests/, its status is updatable when the controller writes it (inputs.Kind.Status), and its CRD
-// is copied by hack/update-crds.sh into test/crds; a kind added to one of them and not the others fails here.
+// is copied by hack/update-crds.sh into pkg/crds; a kind added to one of them and not the others fails here.
 func TestTheKindsTableTheClusterRoleAndTheCRDsAgree(t *testing.T) {
 	root, err := framework.RepoRoot()
 	if err != nil {
@@ -45,7 +45,7 @@ func TestTheKindsTableTheClusterRoleAndTheCRDsAgree(t *testing.T) {
 	for _, m := range listed {
 		copied = append(copied, m[1])
 	}
-	entries, err := os.ReadDir(filepath.Join(root, "test", "crds"))
+	entries, err := os.ReadDir(filepath.Join(root, "pkg", "crds"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,12 +77,12 @@ func TestTheKindsTableTheClusterRoleAndTheCRDsAgree(t *testing.T) {
 			t.Errorf("%s: hack/update-crds.sh copies no CRD of %s", k.Name, resource)
 		}
 		if !crdOf(inTestCRDs, resource) {
-			t.Errorf("%s: test/crds holds no CRD of %s", k.Name, resource)
+			t.Errorf("%s: pkg/crds holds no CRD of %s", k.Name, resource)
 		}
 	}
 	for _, f := range copied {
 		if !slices.Contains(inTestCRDs, f) {
-			t.Errorf("hack/update-crds.sh copies %s, which test/crds lacks: run hack/update-crds.sh", f)
+			t.Errorf("hack/update-crds.sh copies %s, which pkg/crds lacks: run hack/update-crds.sh", f)
 		}
 	}
 }
