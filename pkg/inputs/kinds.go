@@ -29,6 +29,7 @@ const (
 	KindMachineConfigPool        = "MachineConfigPool"
 	KindInfrastructure           = "Infrastructure"
 	KindCRIOCredentialProvider   = "CRIOCredentialProviderConfig"
+	KindContainerRuntimeConfig   = "ContainerRuntimeConfig"
 )
 
 // Feature gates of gated input kinds: the controller watches such a kind only while its gate is on, as MCO does.
@@ -37,6 +38,9 @@ const (
 	GateSigstoreImageVerification configv1.FeatureGateName = "SigstoreImageVerification"
 	// GateCRIOCredentialProviderConfig turns on the CRIOCredentialProviderConfig.
 	GateCRIOCredentialProviderConfig configv1.FeatureGateName = "CRIOCredentialProviderConfig"
+	// GateAdditionalStorageConfig turns on the store lists of a ContainerRuntimeConfig (additionalLayerStores,
+	// additionalImageStores, additionalArtifactStores); the kind itself is not gated.
+	GateAdditionalStorageConfig configv1.FeatureGateName = "AdditionalStorageConfig"
 )
 
 // Object is an API object of one of the input kinds.

@@ -140,6 +140,27 @@ var (
 	}
 )
 
+// machineConfigurationGroupVersion is machineconfiguration.openshift.io/v1, the API of the ContainerRuntimeConfig.
+const machineConfigurationGroupVersion = "machineconfiguration.openshift.io/v1"
+
+// ContainerRuntime is 99-<pool>-generated-containerruntime[-N]: per ContainerRuntimeConfig and pool it selects,
+// containers/storage's storage.conf and CRI-O drop-ins (docs/semantics.md §11). Each object's MachineConfigs
+// carry its suffix, and MCO merges them in that order, so the newest object wins per file.
+var ContainerRuntime = &Output{
+	ID: "containerruntime", Prefix: "99", Describe: "CRI-O and container storage settings",
+	Paths: []Path{
+		{Path: nodefiles.StorageConf},
+		{Path: nodefiles.CRIODropInPrefix + "logLevel"},
+		{Path: nodefiles.CRIODropInPrefix + "pidsLimit"},
+		{Path: nodefiles.CRIODropInPrefix + "logSizeMax"},
+		{Path: nodefiles.CRIODropInPrefix + "defaultRuntime"},
+		{Path: nodefiles.CRIODropInPrefix + "additionalArtifactStores"},
+	},
+	PerObject: true,
+	Pools:     OnSelectedPools,
+	Owner:     OwnerKind{APIVersion: machineConfigurationGroupVersion, Kind: "ContainerRuntimeConfig", Controller: true},
+}
+
 // Outputs lists every output, in the order the controller writes them.
 var Outputs = []*Output{Registries, CredentialProviders}
 

@@ -36,6 +36,12 @@ const (
 	// KubeletCredentialProviderDropIn is the kubelet unit drop-in that gives the kubelet the generic credential
 	// provider configuration on platforms without a cloud provider of their own.
 	KubeletCredentialProviderDropIn = "/etc/systemd/system/kubelet.service.d/40-kubelet-crio-image-credential-provider.conf"
+	// StorageConf is containers/storage's configuration (overlay size, additional stores), which a
+	// ContainerRuntimeConfig replaces.
+	StorageConf = "/etc/containers/storage.conf"
+	// CRIODropInPrefix starts the path of each CRI-O drop-in a ContainerRuntimeConfig writes, e.g.
+	// "/etc/crio/crio.conf.d/01-ctrcfg-logLevel": after CRI-O's 00-default, which they override.
+	CRIODropInPrefix = "/etc/crio/crio.conf.d/01-ctrcfg-"
 )
 
 // NamespacePolicy returns the path of a namespace's policy: "/etc/crio/policies/team-a.json".
