@@ -14,7 +14,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/retry"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
@@ -34,8 +38,6 @@ const (
 	operatorPoll = 5 * time.Second
 	// operatorSpacing is the least time between two looks, so that a burst of changes is one write.
 	operatorSpacing = time.Second
-	// operatorReread is how often the writer reads the object again, to notice another writer or a deletion.
-	operatorReread = 5 * time.Minute
 	// operatorMaxBackoff bounds the wait after a failed write, which doubles from operatorSpacing.
 	operatorMaxBackoff = 5 * time.Minute
 )
@@ -77,14 +79,62 @@ type operatorStatus struct {
 	mu       sync.Mutex
 	snap     operatorstatus.Snapshot
 	rollouts map[machineconfigs.Key]operatorstatus.Rollout
-	// seen is the status as last read from or written to the API server, and when it was read; nil before.
-	seen   *configv1.ClusterOperatorStatus
-	readAt time.Time
+	// seen is the status as last read from, written to or watched on the API server; nil before, and after the
+	// object was deleted.
+	seen *configv1.ClusterOperatorStatus
+	// watch is the watch on the object (newOperatorInformer), which keeps seen current: another writer's change or
+	// a deletion is seen at once, without reading the object again. nil without a client.
+	watch cache.SharedIndexInformer
 }
 
 func newOperatorStatus(client configclient.ClusterOperatorsGetter, metrics *controllerMetrics, cfg Config) *operatorStatus {
-	return &operatorStatus{client: client, opts: cfg.ClusterOperator.options(), clock: cfg.Clock, metrics: metrics.operator,
+	o := &operatorStatus{client: client, opts: cfg.ClusterOperator.options(), clock: cfg.Clock, metrics: metrics.operator,
 		kick: make(chan struct{}, 1), rollouts: map[machineconfigs.Key]operatorstatus.Rollout{}}
+	if client != nil {
+		o.watch = newOperatorInformer(client, o.observed)
+	}
+	return o
+}
+
+// newOperatorInformer returns an informer of the one ClusterOperator the controller writes, narrowed to its name (a
+// field selector on metadata.name, which RBAC grants by resourceName): each event of it goes to observed, nil for a
+// deletion.
+func newOperatorInformer(client configclient.ClusterOperatorsGetter, observed func(*configv1.ClusterOperator)) cache.SharedIndexInformer {
+	selector := fields.OneTermEqualSelector("metadata.name", operatorstatus.Name).String()
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			opts.FieldSelector = selector
+			return client.ClusterOperators().List(ctx, opts)
+		},
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			opts.FieldSelector = selector
+			return client.ClusterOperators().Watch(ctx, opts)
+		},
+	}
+	informer := cache.NewSharedIndexInformer(lw, &configv1.ClusterOperator{}, 0, cache.Indexers{})
+	seen := func(obj any) {
+		if co, ok := obj.(*configv1.ClusterOperator); ok && co.Name == operatorstatus.Name {
+			observed(co)
+		}
+	}
+	_, _ = informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    seen,
+		UpdateFunc: func(_, obj any) { seen(obj) },
+		DeleteFunc: func(any) { observed(nil) },
+	})
+	return informer
+}
+
+// observed takes in the ClusterOperator as the watch delivers it (nil: deleted), and asks Run to look.
+func (o *operatorStatus) observed(co *configv1.ClusterOperator) {
+	o.mu.Lock()
+	if co == nil {
+		o.seen = nil
+	} else {
+		o.seen = co.Status.DeepCopy()
+	}
+	o.mu.Unlock()
+	o.poke()
 }
 
 // syncDone takes in the result of a sync.
@@ -196,6 +246,12 @@ func (o *operatorStatus) Run(ctx context.Context) {
 		return
 	}
 	logger := klog.FromContext(ctx).WithValues("clusterOperator", operatorstatus.Name)
+	if o.watch != nil {
+		go o.watch.RunWithContext(ctx)
+		if !cache.WaitForCacheSync(ctx.Done(), o.watch.HasSynced) {
+			return
+		}
+	}
 	backoff, lastErr := time.Duration(0), ""
 	next := time.Duration(0)
 	for {
@@ -234,7 +290,7 @@ func (o *operatorStatus) update(ctx context.Context, logger klog.Logger) (time.D
 	o.mu.Lock()
 	o.observeReadiness(now)
 	snap := o.snapshot()
-	seen, stale := o.seen, now.Sub(o.readAt) >= operatorReread
+	seen := o.seen
 	o.mu.Unlock()
 
 	next := operatorPoll
@@ -245,7 +301,7 @@ func (o *operatorStatus) update(ctx context.Context, logger klog.Logger) (time.D
 	if !ok {
 		return next, nil
 	}
-	if seen != nil && !stale {
+	if seen != nil {
 		if _, changed := operatorstatus.Apply(*seen, report, now); !changed {
 			return next, nil
 		}
@@ -304,7 +360,7 @@ func (o *operatorStatus) write(ctx context.Context, logger klog.Logger, report o
 		}
 		next, changed := operatorstatus.Apply(co.Status, report, now)
 		if !changed {
-			o.saw(co.Status, now)
+			o.saw(co.Status)
 			return nil
 		}
 		co = co.DeepCopy()
@@ -316,17 +372,17 @@ func (o *operatorStatus) write(ctx context.Context, logger klog.Logger, report o
 			}
 			return fmt.Errorf("updating the status of ClusterOperator %s: %w", operatorstatus.Name, err)
 		}
-		o.saw(updated.Status, now)
+		o.saw(updated.Status)
 		logger.Info("Updated the ClusterOperator status", "conditions", summary(updated.Status.Conditions))
 		return nil
 	})
 }
 
 // saw records the status the API server holds.
-func (o *operatorStatus) saw(status configv1.ClusterOperatorStatus, now time.Time) {
+func (o *operatorStatus) saw(status configv1.ClusterOperatorStatus) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.seen, o.readAt = status.DeepCopy(), now
+	o.seen = status.DeepCopy()
 }
 
 // summary writes conditions for a log line: "Available=True Progressing=False Degraded=True(SyncFailing) ...".

@@ -112,13 +112,42 @@ func TestTheWriterCreatesTheObjectAndWritesOnlyWhatChanged(t *testing.T) {
 		t.Errorf("a rollout: %v, want %v", got, want)
 	}
 
-	// Every 5 minutes the object is read again, to see another writer's change; unchanged, it is not written.
-	clk.Step(operatorReread)
+	// Nothing is read again while nothing changes: the watch (Run) delivers another writer's change or a deletion.
+	clk.Step(time.Hour)
 	if _, err := o.update(ctx, logger); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := verbs(client), []string{"get clusteroperators"}; !slices.Equal(got, want) {
-		t.Errorf("the periodic read: %v, want %v", got, want)
+	if got := verbs(client); len(got) != 0 {
+		t.Errorf("an hour later with nothing changed: %v, want no request", got)
+	}
+	// Another writer's change, as the watch delivers it: read and written back.
+	co, err = client.ConfigV1().ClusterOperators().Get(ctx, operatorstatus.Name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	co.Status.Conditions = nil
+	if co, err = client.ConfigV1().ClusterOperators().UpdateStatus(ctx, co, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	client.ClearActions()
+	o.observed(co)
+	if _, err := o.update(ctx, logger); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := verbs(client), []string{"get clusteroperators", "update clusteroperators/status"}; !slices.Equal(got, want) {
+		t.Errorf("another writer's change: %v, want %v", got, want)
+	}
+	// A deletion, as the watch delivers it: created again.
+	if err := client.ConfigV1().ClusterOperators().Delete(ctx, operatorstatus.Name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	client.ClearActions()
+	o.observed(nil)
+	if _, err := o.update(ctx, logger); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := verbs(client), []string{"get clusteroperators", "create clusteroperators", "update clusteroperators/status"}; !slices.Equal(got, want) {
+		t.Errorf("a deletion: %v, want %v", got, want)
 	}
 }
 

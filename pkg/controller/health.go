@@ -23,16 +23,21 @@ import (
 	"github.com/openshift/registries-controller/pkg/inputs"
 )
 
-// Probe periods of Health: one storage read every healthyPeriod while all is well (an etcd outage breaks no
-// watch, so only a read sees it), discovery every discoveryPeriod; both every unhealthyPeriod while something is
-// wrong, so that recovery is seen within a second. Each probe is bounded by probeTimeout: a list of one
-// MachineConfig takes milliseconds, while with etcd down it waits for the whole timeout, so an outage is seen
-// within healthyPeriod + probeTimeout.
+// Probe periods of Health. While all is well it sends one storage read every healthyPeriod and nothing else:
+// watches tell it the rest. A CustomResourceDefinition of a kind the controller reads or writes that is created,
+// changed or deleted arrives through a watch narrowed to that CRD's name (crdwatch.go), and discovery runs then;
+// an informer's failed list or watch probes at once (WatchErrorHandler); a request of the controller's own (the
+// leader lease's renewal every retry period, a write) that has not been answered within probeTimeout probes at
+// once (kickWhenSlow): with etcd down, kube-apiserver keeps serving watches from its cache, so only a read or a
+// write sees the outage. While something is wrong, and for crdSettle after a CRD event (discovery follows a CRD
+// by a moment), it probes every unhealthyPeriod, with discovery, so that recovery is seen within a second. Each
+// probe is bounded by probeTimeout: a list of one MachineConfig takes milliseconds, while with etcd down it waits
+// for the whole timeout. docs/reliability.md has the detection times these give.
 const (
-	healthyPeriod   = 5 * time.Second
-	discoveryPeriod = 30 * time.Second
+	healthyPeriod   = time.Minute
 	unhealthyPeriod = time.Second
 	probeTimeout    = 2 * time.Second
+	crdSettle       = 10 * time.Second
 )
 
 // servedKind is a kind the controller reads or writes: every input kind and the MachineConfigs it writes.
@@ -96,9 +101,10 @@ func newProbes(disc rest.Interface, mc interface {
 // served (its CRD is missing), or while the informer caches are not filled. /healthz does not depend on it: a
 // controller waiting for the API server is alive, and restarting it would not help.
 //
-// Health probes the API server every 5 s (discovery every 30 s), every second while something is wrong, and at
-// once when a watch fails (WatchErrorHandler). It logs one line when its verdict changes, never one per failed request: the
-// reflectors' own error logging is replaced by WatchErrorHandler.
+// Health reads from the API server's storage once a minute, every second while something is wrong, and at once
+// when a watch fails (WatchErrorHandler), a request is slow (kickWhenSlow) or a CRD changes (CRDChanged); it asks
+// discovery only then (see healthyPeriod). It logs one line when its verdict changes, never one per failed
+// request: the reflectors' own error logging is replaced by WatchErrorHandler.
 type Health struct {
 	probes healthProbes
 	kinds  []servedKind
@@ -122,9 +128,11 @@ type Health struct {
 	since     time.Time         // when err or missing was first seen
 	probed    bool              // a probe has completed
 	servedSet bool              // served is closed
-	// discovered is when discovery last answered; rediscover asks the next probe to run it anyway.
+	// discovered is when discovery last answered; rediscover asks the next probe to run it.
 	discovered time.Time
 	rediscover bool
+	// settleUntil is when the probes after a CRD event go back to healthyPeriod.
+	settleUntil time.Time
 }
 
 // newHealth returns the health of a controller that reads and writes kinds through the API server that probes
@@ -153,6 +161,24 @@ func (h *Health) Kick() {
 	case h.kick <- struct{}{}:
 	default:
 	}
+}
+
+// CRDChanged says that a CustomResourceDefinition of a kind the controller reads or writes was created, changed
+// or deleted: discovery runs at once and every second for crdSettle, until the API server serves what the CRD
+// says.
+func (h *Health) CRDChanged() {
+	h.mu.Lock()
+	h.rediscover = true
+	h.settleUntil = h.clock.Now().Add(crdSettle)
+	h.mu.Unlock()
+	h.Kick()
+}
+
+// settling reports whether a CRD event was seen less than crdSettle ago.
+func (h *Health) settling() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.clock.Now().Before(h.settleUntil)
 }
 
 // Ready reports whether the controller can do its work, and if not, why, in words for /readyz.
@@ -255,7 +281,7 @@ func (h *Health) neededList() string {
 func (h *Health) Run(ctx context.Context) {
 	for {
 		period := healthyPeriod
-		if !h.probe(ctx) {
+		if !h.probe(ctx) || h.settling() {
 			period = unhealthyPeriod
 		}
 		select {
@@ -293,7 +319,8 @@ func (h *Health) probe(ctx context.Context) bool {
 	}
 	h.mu.Lock()
 	missing := h.missing
-	discover := h.rediscover || h.err != nil || len(h.missing) > 0 || h.clock.Since(h.discovered) >= discoveryPeriod
+	discover := h.rediscover || h.discovered.IsZero() || h.err != nil || len(h.requiredMissing()) > 0 ||
+		len(h.neededMissing()) > 0 || h.clock.Now().Before(h.settleUntil)
 	h.mu.Unlock()
 	if err == nil && discover {
 		if missing, err = h.missingKinds(ctx); err == nil {

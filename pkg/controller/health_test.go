@@ -105,9 +105,10 @@ func TestReadinessSaysWhyTheControllerCannotWork(t *testing.T) {
 	api.served[schema.GroupVersion{Group: "config.openshift.io", Version: "v1"}] = []string{"imagedigestmirrorsets", "images",
 		"clusterversions", "clusterimagepolicies", "imagepolicies", "featuregates", "infrastructures"}
 	api.mu.Unlock()
+	clock.Step(time.Hour)
 	h.probe(ctx)
-	check(true, "ok") // discovery runs every 30 s, or after a failed watch
-	clock.Step(discoveryPeriod)
+	check(true, "ok") // no periodic discovery: discovery runs after a CRD event or a failed watch
+	h.CRDChanged()
 	h.probe(ctx)
 	check(false, "the API server does not serve ImageTagMirrorSet (imagetagmirrorsets.config.openshift.io/v1), MachineConfig "+
 		"(machineconfigs.machineconfiguration.openshift.io/v1), MachineConfigPool (machineconfigpools.machineconfiguration.openshift.io/v1)")
@@ -125,7 +126,7 @@ func TestReadinessSaysWhyTheControllerCannotWork(t *testing.T) {
 	config := schema.GroupVersion{Group: "config.openshift.io", Version: "v1"}
 	api.served[config] = slicesDelete(api.served[config], "criocredentialproviderconfigs")
 	api.mu.Unlock()
-	clock.Step(discoveryPeriod)
+	h.CRDChanged()
 	h.probe(ctx)
 	check(true, "ok")
 	if served != 1 || h.Serves("CRIOCredentialProviderConfig") || !h.Serves("ImageDigestMirrorSet") {
@@ -139,6 +140,52 @@ func TestReadinessSaysWhyTheControllerCannotWork(t *testing.T) {
 	case <-h.Served():
 	default:
 		t.Error("a missing optional kind keeps the informers from starting")
+	}
+}
+
+// After a CRD event discovery runs on every probe for crdSettle (the API server serves a new CRD a moment after
+// its event, and stops serving a deleted one a moment after), then only after the next event.
+func TestDiscoveryFollowsACRDEventUntilItSettles(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	api := &fakeAPI{}
+	api.serveAll()
+	clock := clocktesting.NewFakeClock(time.Unix(1000, 0))
+	h := newHealth(api.probes(), servedKinds(), nil, clock)
+	discoveries := 0
+	resources := h.probes.Resources
+	h.probes.Resources = func(ctx context.Context, gv schema.GroupVersion) (*metav1.APIResourceList, error) {
+		discoveries++
+		return resources(ctx, gv)
+	}
+	h.probe(ctx) // the first probe discovers
+	first := discoveries
+	if first == 0 {
+		t.Fatal("the first probe did not ask discovery")
+	}
+	clock.Step(time.Hour)
+	h.probe(ctx)
+	if discoveries != first {
+		t.Errorf("a healthy probe without a CRD event asked discovery %d times", discoveries-first)
+	}
+
+	h.CRDChanged()
+	if !h.settling() {
+		t.Error("not settling after a CRD event")
+	}
+	h.probe(ctx)
+	clock.Step(crdSettle - time.Second)
+	h.probe(ctx)
+	if got := discoveries - first; got != 2*first {
+		t.Errorf("discovery requests while settling: %d, want %d (two probes)", got, 2*first)
+	}
+	clock.Step(time.Second)
+	if h.settling() {
+		t.Error("still settling crdSettle after the event")
+	}
+	before := discoveries
+	h.probe(ctx)
+	if discoveries != before {
+		t.Errorf("a probe after the settling asked discovery %d times", discoveries-before)
 	}
 }
 

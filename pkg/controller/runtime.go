@@ -9,10 +9,13 @@ import (
 	mcfgclient "github.com/openshift/client-go/machineconfiguration/clientset/versioned"
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/transport"
 
@@ -29,6 +32,7 @@ type Runtime struct {
 	// Kube is the Kubernetes clientset, e.g. for leader election.
 	Kube        kubernetes.Interface
 	informers   cluster.Informers
+	crds        []cache.SharedIndexInformer
 	broadcaster record.EventBroadcaster
 	optional    *optionalKinds
 }
@@ -43,26 +47,38 @@ var eventCorrelation = record.CorrelatorOptions{BurstSize: 100}
 // NewRuntime builds the clients for cfg, shared informer factories with the given resync period, an
 // event recorder writing to the API server, and the controller with its metrics registered in reg.
 func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg prometheus.Registerer, conf Config) (*Runtime, error) {
-	kube, err := kubernetes.NewForConfig(cfg)
+	// Health probes go straight to the API server: discovery, and a list of at most one MachineConfig.
+	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("discovery client: %w", err)
+	}
+	probeClient, err := mcfgclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("machineconfiguration client: %w", err)
+	}
+	health := newHealth(newProbes(disc.RESTClient(), probeClient.MachineconfigurationV1().MachineConfigs()), servedKinds(), nil, nil)
+	// The controller's own requests (writes, events, the leader lease) ask Health for a probe when they are slow
+	// (kickWhenSlow); the informers' lists and watches wait for the API server while it cannot be reached
+	// (waitForAPIServer).
+	ownCfg := rest.CopyConfig(cfg)
+	ownCfg.WrapTransport = transport.Wrappers(ownCfg.WrapTransport, kickWhenSlow(health))
+	kube, err := kubernetes.NewForConfig(ownCfg)
 	if err != nil {
 		return nil, fmt.Errorf("kubernetes client: %w", err)
 	}
-	mcClient, err := mcfgclient.NewForConfig(cfg)
+	mcClient, err := mcfgclient.NewForConfig(ownCfg)
 	if err != nil {
 		return nil, fmt.Errorf("machineconfiguration client: %w", err)
 	}
 	// The status writes go straight to the API server, like the MachineConfig writes.
-	statusClient, err := dynamic.NewForConfig(cfg)
+	statusClient, err := dynamic.NewForConfig(ownCfg)
 	if err != nil {
 		return nil, fmt.Errorf("dynamic client: %w", err)
 	}
-	configClient, err := configclient.NewForConfig(cfg)
+	configClient, err := configclient.NewForConfig(ownCfg)
 	if err != nil {
 		return nil, fmt.Errorf("config client: %w", err)
 	}
-	// Health probes and the writes go straight to the API server; the informers' lists and watches wait for it
-	// while it cannot be reached (waitForAPIServer).
-	health := newHealth(newProbes(kube.Discovery().RESTClient(), mcClient.MachineconfigurationV1().MachineConfigs()), servedKinds(), nil, nil)
 	informerCfg := rest.CopyConfig(cfg)
 	informerCfg.WrapTransport = transport.Wrappers(informerCfg.WrapTransport, waitForAPIServer(health))
 	var informerOpts []cluster.InformerOption
@@ -73,10 +89,19 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	if err != nil {
 		return nil, err
 	}
+	crdClient, err := metadata.NewForConfig(informerCfg)
+	if err != nil {
+		return nil, fmt.Errorf("metadata client: %w", err)
+	}
+	crds, err := newCRDInformers(crdClient, health.CRDChanged, health.WatchErrorHandler)
+	if err != nil {
+		return nil, err
+	}
 	r := &Runtime{
 		Kube:        kube,
 		Health:      health,
 		informers:   informers,
+		crds:        crds,
 		broadcaster: record.NewBroadcaster(record.WithContext(ctx), record.WithCorrelatorOptions(eventCorrelation)),
 	}
 	recorder := r.broadcaster.NewRecorder(Scheme(), corev1.EventSource{Component: FieldManager})
@@ -99,13 +124,17 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	return r, nil
 }
 
-// Start starts recording events, probing the API server (Health), and, once the API server serves every required
+// Start starts recording events, probing the API server (Health), watching the CRDs of the kinds read and written
+// (newCRDInformers), and, once the API server serves every required
 // kind the controller reads and writes, filling the informer caches, and deciding which optional kinds are read
 // (optionalKinds); Controller.Run then syncs.
 func (r *Runtime) Start(ctx context.Context) {
 	r.broadcaster.StartStructuredLogging(2)
 	r.broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: r.Kube.CoreV1().Events("")})
 	go r.Health.Run(ctx)
+	for _, crd := range r.crds {
+		go crd.RunWithContext(ctx)
+	}
 	go func() {
 		select {
 		case <-r.Health.Served():

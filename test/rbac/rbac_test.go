@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
+	"github.com/openshift/registries-controller/pkg/controller"
 	"github.com/openshift/registries-controller/test/framework"
 )
 
@@ -84,12 +85,30 @@ var needed = func() map[permission]bool {
 // operatorName is the controller's ClusterOperator.
 const operatorName = "registries-controller"
 
-// namedNeeded are the permissions granted for one object only (resourceNames): allowed for operatorName, denied
-// for any other name.
-var namedNeeded = []permission{
-	{"get", "config.openshift.io", "clusteroperators", anyNamespace},
-	{"update", "config.openshift.io", "clusteroperators/status", anyNamespace},
+// namedPermission is a permission granted for one object only (resourceNames): allowed for name, denied for other.
+type namedPermission struct {
+	permission
+	name, other string
 }
+
+// namedNeeded are the permissions granted for one object only: the ClusterOperator (get, list and watch by name,
+// status updates), and list and watch of the CRD of each kind the controller reads or writes (controller.CRDNames:
+// a kind added there must be added to manifests/).
+var namedNeeded = func() []namedPermission {
+	out := []namedPermission{
+		{permission{"get", "config.openshift.io", "clusteroperators", anyNamespace}, operatorName, "machine-config"},
+		{permission{"list", "config.openshift.io", "clusteroperators", anyNamespace}, operatorName, "machine-config"},
+		{permission{"watch", "config.openshift.io", "clusteroperators", anyNamespace}, operatorName, "machine-config"},
+		{permission{"update", "config.openshift.io", "clusteroperators/status", anyNamespace}, operatorName, "machine-config"},
+	}
+	for _, crd := range controller.CRDNames() {
+		for _, verb := range []string{"list", "watch"} {
+			out = append(out, namedPermission{permission{verb, "apiextensions.k8s.io", "customresourcedefinitions", anyNamespace},
+				crd, "machineconfigurations.operator.openshift.io"})
+		}
+	}
+	return out
+}()
 
 // verbs are every verb the API server authorizes, the special ones included.
 var verbs = []string{"get", "list", "watch", "create", "update", "patch", "delete", "deletecollection",
@@ -190,13 +209,14 @@ func TestTheServiceAccountMayDoExactlyWhatTheControllerUsesAndNothingElse(t *tes
 			t.Errorf("the ServiceAccount may %s", p)
 		}
 	}
-	// The ClusterOperator by name: its own, and no other (nor every one, which the table above already denies).
+	// The ClusterOperator and the CRDs by name: its own, and no other (nor every one, which the table above already
+	// denies).
 	for _, p := range namedNeeded {
-		if !allowedNamed(t, serviceAccount, p, operatorName) {
-			t.Errorf("the ServiceAccount may not %s named %s", p, operatorName)
+		if !allowedNamed(t, serviceAccount, p.permission, p.name) {
+			t.Errorf("the ServiceAccount may not %s named %s", p.permission, p.name)
 		}
-		if allowedNamed(t, serviceAccount, p, "machine-config") {
-			t.Errorf("the ServiceAccount may %s named machine-config", p)
+		if allowedNamed(t, serviceAccount, p.permission, p.other) {
+			t.Errorf("the ServiceAccount may %s named %s", p.permission, p.other)
 		}
 	}
 }
