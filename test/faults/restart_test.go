@@ -11,8 +11,17 @@ import (
 	"github.com/openshift/registries-controller/test/framework"
 )
 
-// down is how long each outage lasts.
+// down is how long each outage of kube-apiserver lasts.
 const down = 10 * time.Second
+
+// etcdDown is how long etcd's outage lasts: longer than the leader lease's retry period (leaseRetryPeriod), whose
+// renewal is the first request of an idle controller to see it (kube-apiserver keeps serving watches from its
+// cache); a renewal unanswered after 2 s makes Health probe, and its read times out 2 s later.
+const etcdDown = 40 * time.Second
+
+// etcdSeenWithin bounds when /readyz fails after etcd stops: a renewal at most leaseRetryPeriod later, 2 s until
+// it counts as slow, 2 s of Health's read, and 2 s of slack for a loaded machine.
+const etcdSeenWithin = leaseRetryPeriod + 6*time.Second
 
 func TestTheControllerRidesOutAnAPIServerRestartWithoutRestartingItself(t *testing.T) {
 	t.Run("while idle", func(t *testing.T) {
@@ -72,9 +81,12 @@ func TestTheControllerRidesOutAnEtcdRestartUnderTheAPIServer(t *testing.T) {
 	waitReady(t, c, 10*time.Second)
 	_, before := current(t)
 
-	o := breakFor(t, c, down, cp.StopEtcd, cp.StartEtcd)
+	o := breakFor(t, c, etcdDown, cp.StopEtcd, cp.StartEtcd)
 	t.Logf("etcd down %s: /readyz failed %s after the stop (%q); ready again %s after kube-apiserver was; /healthz failed %d times",
-		down, o.notReadyAfter.Round(10*time.Millisecond), o.notReadyWhy, o.readyAfter.Round(10*time.Millisecond), o.healthzFailed)
+		etcdDown, o.notReadyAfter.Round(10*time.Millisecond), o.notReadyWhy, o.readyAfter.Round(10*time.Millisecond), o.healthzFailed)
+	if o.notReadyAfter > etcdSeenWithin {
+		t.Errorf("/readyz failed %s after etcd stopped, want within %s", o.notReadyAfter.Round(10*time.Millisecond), etcdSeenWithin)
+	}
 	assertOutage(t, o, "cannot use the API server")
 
 	after := idms("etcd-after", "m.local")
