@@ -71,7 +71,8 @@ run: build
 
 # bench: the merge beside MCO's (pkg/registries, medians and ratios by hack/bench-report.sh),
 # then the controller against a real control plane (latency, writes per burst, memory, the scale of a disconnected
-# cluster: docs/benchmarks.md), with the largest input that fits in one MachineConfig (pkg/render).
+# cluster: docs/benchmarks.md), with the largest input that fits in one MachineConfig (pkg/render), and the
+# offline `render` process beside MCO's merge at 3,000 sources (BenchmarkOfflineRender, the binary built here).
 BENCHTIME ?= 1s
 COUNT ?= 1
 bench: bench-merge bench-controller
@@ -82,6 +83,8 @@ bench-merge:
 bench-controller: build
 	$(GO) test -run '^$$' -bench BenchmarkLargestInputThatFits -benchtime 1x ./pkg/render/
 	$(GO) test -run '^$$' -bench BenchmarkDisconnectedClusterChange -benchtime 10x ./pkg/render/
+	REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
+		$(GO) test -run '^$$' -bench BenchmarkOfflineRender -benchtime 10x -count 5 ./pkg/registries/
 	KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
 		$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./test/integration/
 

@@ -1,0 +1,180 @@
+package registries_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+	"sigs.k8s.io/yaml"
+
+	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/registries"
+	"github.com/openshift/registries-controller/test/fixtures"
+	"github.com/openshift/registries-controller/test/framework"
+)
+
+// BenchmarkOfflineRender compares, in the same run, what an admin waits for offline (issue 23 §5):
+//
+//	impl=ours-process   `registries-controller render --manifests DIR --output DIR`, the whole process: start,
+//	                    reading and decoding the manifests, validation, the merge, every node file loaded back
+//	                    with containers/image, the MachineConfigs of every built-in pool written
+//	impl=mco            MCO's merge in this process, for each built-in pool (master, worker): the base
+//	                    registries.conf decoded, EditRegistriesConfig, BurntSushi's encoding and the pool's
+//	                    Ignition config; no process start, no manifest decoding, no file written, nothing
+//	                    loaded back, all of which only favours MCO
+//	impl=version        `registries-controller --version`: the process start alone (runtime, package
+//	                    initialisation), the part of ours-process no input changes
+//
+// at the size that fits a pool's rendered MachineConfig: 3,000 sources with 2 or 3 mirrors each, 300 insecure and
+// 300 blocked scopes (offlineInputs). The binary is REGISTRIES_CONTROLLER_BIN, or built once by
+// test/framework. docs/benchmarks.md has the command and the figures.
+func BenchmarkOfflineRender(b *testing.B) {
+	const n = 3000
+	in := offlineInputs(b, n)
+	dir := b.TempDir()
+	manifests := filepath.Join(dir, "manifests")
+	writeOfflineInputs(b, manifests, in)
+	bin, err := framework.ControllerBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := func(b *testing.B, args ...string) {
+		b.Helper()
+		var stderr bytes.Buffer
+		cmd := exec.Command(bin, args...)
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("%s %v: %v: %s", bin, args, err, stderr.Bytes())
+		}
+	}
+	b.Run(fmt.Sprintf("sources=%d/impl=ours-process", n), func(b *testing.B) {
+		out := filepath.Join(dir, "out")
+		for b.Loop() {
+			if err := os.RemoveAll(out); err != nil {
+				b.Fatal(err)
+			}
+			run(b, "render", "--manifests", manifests, "--output", out)
+		}
+		written, err := filepath.Glob(filepath.Join(out, "99-*-generated-registries.yaml"))
+		if err != nil || len(written) < 2 {
+			b.Fatalf("render wrote %v (%v), want the registries MachineConfig of every built-in pool", written, err)
+		}
+	})
+	b.Run(fmt.Sprintf("sources=%d/impl=mco", n), func(b *testing.B) {
+		for b.Loop() {
+			for range []string{"master", "worker"} {
+				conf, err := mcoEditBase(in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var buf bytes.Buffer
+				if err := toml.NewEncoder(&buf).Encode(conf); err != nil {
+					b.Fatal(err)
+				}
+				if err := mcoMachineConfig(buf.Bytes()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("impl=version", func(b *testing.B) {
+		for b.Loop() {
+			run(b, "--version")
+		}
+	})
+}
+
+// offlineInputs returns benchInputs' configuration of n sources with the shape issue 23 §5 names: three entries in
+// four without their disaster-recovery mirror (2 or 3 mirrors each, so that 3,000 fit the size budget), and n/10
+// insecure and n/10 blocked scopes.
+func offlineInputs(tb testing.TB, n int) *inputs.Inputs {
+	base := benchInputs(tb, n)
+	in := &inputs.Inputs{ClusterVersion: base.ClusterVersion.DeepCopy(), Image: base.Image.DeepCopy()}
+	i := 0
+	twoOrThree := func(mirrors []string) []string {
+		i++
+		if i%4 != 0 {
+			return slices.Clone(mirrors[:2])
+		}
+		return mirrors
+	}
+	for _, o := range base.ImageDigestMirrorSets {
+		o = o.DeepCopy()
+		for j := range o.Spec.ImageDigestMirrors {
+			m := &o.Spec.ImageDigestMirrors[j]
+			ms := make([]string, len(m.Mirrors))
+			for k, v := range m.Mirrors {
+				ms[k] = string(v)
+			}
+			m.Mirrors = m.Mirrors[:len(twoOrThree(ms))]
+		}
+		in.ImageDigestMirrorSets = append(in.ImageDigestMirrorSets, o)
+	}
+	for _, o := range base.ImageTagMirrorSets {
+		o = o.DeepCopy()
+		for j := range o.Spec.ImageTagMirrors {
+			m := &o.Spec.ImageTagMirrors[j]
+			ms := make([]string, len(m.Mirrors))
+			for k, v := range m.Mirrors {
+				ms[k] = string(v)
+			}
+			m.Mirrors = m.Mirrors[:len(twoOrThree(ms))]
+		}
+		in.ImageTagMirrorSets = append(in.ImageTagMirrorSets, o)
+	}
+	for _, o := range base.ImageContentSourcePolicies {
+		o = o.DeepCopy()
+		for j := range o.Spec.RepositoryDigestMirrors {
+			m := &o.Spec.RepositoryDigestMirrors[j]
+			m.Mirrors = twoOrThree(m.Mirrors)
+		}
+		in.ImageContentSourcePolicies = append(in.ImageContentSourcePolicies, o)
+	}
+	rs := fixtures.RegistrySources(in)
+	for j := len(rs.InsecureRegistries); j < n/10; j++ {
+		rs.InsecureRegistries = append(rs.InsecureRegistries, fmt.Sprintf("lab-%d.corp.example.com/team-%d", j, j%20))
+	}
+	for j := len(rs.BlockedRegistries); j < n/10; j++ {
+		rs.BlockedRegistries = append(rs.BlockedRegistries, fmt.Sprintf("retired-%d.corp.example.com", j))
+	}
+	if _, err := registries.Merge(in); err != nil {
+		tb.Fatalf("offline benchmark input of %d sources is invalid: %v", n, err)
+	}
+	return in
+}
+
+// writeOfflineInputs writes in as the manifests an admin would give `render`: one multi-document YAML file.
+func writeOfflineInputs(tb testing.TB, dir string, in *inputs.Inputs) {
+	tb.Helper()
+	var objs []any
+	objs = append(objs, in.ClusterVersion, in.Image)
+	for _, o := range in.ImageDigestMirrorSets {
+		objs = append(objs, o)
+	}
+	for _, o := range in.ImageTagMirrorSets {
+		objs = append(objs, o)
+	}
+	for _, o := range in.ImageContentSourcePolicies {
+		objs = append(objs, o)
+	}
+	var buf bytes.Buffer
+	for _, o := range objs {
+		data, err := yaml.Marshal(o)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		buf.WriteString("---\n")
+		buf.Write(data)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "inputs.yaml"), buf.Bytes(), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
