@@ -4,7 +4,8 @@
 // read (registries.conf, policy.json, the search-registries drop-in, registries.d, /etc/crio/policies, the kubelet's
 // credential provider configuration), delivered as generated MachineConfigs per built-in pool. One binary:
 // `start` runs the controller; `render` is the same output offline; `diff`, `explain`, `preview`, `wait` and
-// `migrate-icsp` say what a change does to nodes, where a pull goes, and when it is live.
+// `migrate-icsp` say what a change does to nodes, where a pull goes, and when it is live; `verify` asks the
+// registries whether every pull of a set of images will work.
 package main
 
 import (
@@ -34,7 +35,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newStartCommand())
 	root.AddCommand(newRenderCommand())
 	root.AddCommand(newDiffCommand(), newExplainCommand())
-	root.AddCommand(newWaitCommand(), newMigrateCommand(), newPreviewCommand())
+	root.AddCommand(newWaitCommand(), newMigrateCommand(), newPreviewCommand(), newVerifyCommand())
 	return root
 }
 

@@ -8,28 +8,28 @@ import (
 	"github.com/openshift/registries-controller/pkg/registryprobe"
 )
 
-func answer(a registryprobe.Answer, detail string) *registryprobe.Result {
+func probeAnswer(a registryprobe.Answer, detail string) *registryprobe.Result {
 	return &registryprobe.Result{Answer: a, Detail: detail}
 }
 
 const idms = `ImageDigestMirrorSet "release" spec.imageDigestMirrors[0] (mirrorSourcePolicy NeverContactSource)`
 
-// images are four pulls under a release mirror that blocks its source: one the mirror has, one it lacks (fails),
+// pullsUnderReleaseMirror are four pulls under a release mirror that blocks its source: one the mirror has, one it lacks (fails),
 // a tag pull of an unblocked source whose digest-only mirror is not tried, and one a second mirror serves after the
 // first refused the login.
-func images() []Image {
+func pullsUnderReleaseMirror() []Image {
 	return []Image{
 		{
 			Reference: "quay.io/ocp/release@sha256:aa", Entry: "quay.io/ocp", BlockedBy: []string{idms},
 			Places: []Place{
-				{Reference: "m.local/ocp@sha256:aa", Location: "m.local/ocp", Result: answer(registryprobe.Has, "")},
+				{Reference: "m.local/ocp@sha256:aa", Location: "m.local/ocp", Result: probeAnswer(registryprobe.Has, "")},
 				{Reference: "quay.io/ocp/release@sha256:aa", Location: "quay.io/ocp", Source: true, NotTried: "blocked"},
 			},
 		},
 		{
 			Reference: "quay.io/ocp/release@sha256:bb", From: []string{`release image r (image-references "cli")`}, Entry: "quay.io/ocp", BlockedBy: []string{idms},
 			Places: []Place{
-				{Reference: "m.local/ocp@sha256:bb", Location: "m.local/ocp", Result: answer(registryprobe.NotFound, "HTTP 404")},
+				{Reference: "m.local/ocp@sha256:bb", Location: "m.local/ocp", Result: probeAnswer(registryprobe.NotFound, "HTTP 404")},
 				{Reference: "quay.io/ocp/release@sha256:bb", Location: "quay.io/ocp", Source: true, NotTried: "blocked"},
 			},
 		},
@@ -37,14 +37,14 @@ func images() []Image {
 			Reference: "docker.io/library/busybox:1", Entry: "docker.io/library",
 			Skipped: []string{`"d.local/library" (digest-only: the reference is by tag)`},
 			Places: []Place{
-				{Reference: "docker.io/library/busybox:1", Location: "docker.io/library", Source: true, Result: answer(registryprobe.Has, "")},
+				{Reference: "docker.io/library/busybox:1", Location: "docker.io/library", Source: true, Result: probeAnswer(registryprobe.Has, "")},
 			},
 		},
 		{
 			Reference: "registry.example.com/team/app@sha256:cc", Entry: "registry.example.com/team",
 			Places: []Place{
 				{Reference: "a.local/team/app@sha256:cc", Location: "a.local/team", Result: &registryprobe.Result{Answer: registryprobe.Unauthorized, Detail: "HTTP 401"}},
-				{Reference: "b.local/team/app@sha256:cc", Location: "b.local/team", Result: answer(registryprobe.Has, "")},
+				{Reference: "b.local/team/app@sha256:cc", Location: "b.local/team", Result: probeAnswer(registryprobe.Has, "")},
 				{Reference: "registry.example.com/team/app@sha256:cc", Location: "registry.example.com/team", Source: true},
 			},
 		},
@@ -52,7 +52,7 @@ func images() []Image {
 }
 
 func TestJudgeNamesTheFailingPullFirstThenWhatElseIsWorthKnowingThenTheSummary(t *testing.T) {
-	r := Judge(images())
+	r := Judge(pullsUnderReleaseMirror())
 	if r.OK() {
 		t.Error("OK with a failing pull")
 	}
@@ -97,8 +97,8 @@ func TestAnImageOnlyTheSourceHasIsServedOnlyByTheSourceAndCountsAsAWorkingPull(t
 	imgs := []Image{{
 		Reference: "quay.io/x/y:1", Entry: "quay.io/x",
 		Places: []Place{
-			{Reference: "m.local/x/y:1", Location: "m.local/x", Result: answer(registryprobe.TimedOut, "no answer within the per-request timeout")},
-			{Reference: "quay.io/x/y:1", Location: "quay.io/x", Source: true, Result: answer(registryprobe.Has, "")},
+			{Reference: "m.local/x/y:1", Location: "m.local/x", Result: probeAnswer(registryprobe.TimedOut, "no answer within the per-request timeout")},
+			{Reference: "quay.io/x/y:1", Location: "quay.io/x", Source: true, Result: probeAnswer(registryprobe.Has, "")},
 		},
 	}}
 	r := Judge(imgs)
@@ -116,7 +116,7 @@ func TestAnImageOnlyTheSourceHasIsServedOnlyByTheSourceAndCountsAsAWorkingPull(t
 
 func TestTheJSONReportCarriesVerdictsAndSummary(t *testing.T) {
 	var out bytes.Buffer
-	if err := Judge(images()).WriteJSON(&out); err != nil {
+	if err := Judge(pullsUnderReleaseMirror()).WriteJSON(&out); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
