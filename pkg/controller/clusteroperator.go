@@ -112,6 +112,7 @@ func newOperatorInformer(client configclient.ClusterOperatorsGetter, observed fu
 		},
 	}
 	informer := cache.NewSharedIndexInformer(lw, &configv1.ClusterOperator{}, 0, cache.Indexers{})
+	_ = informer.SetTransform(dropMetadataUnread) // fails only once the informer has started
 	seen := func(obj any) {
 		if co, ok := obj.(*configv1.ClusterOperator); ok && co.Name == operatorstatus.Name {
 			observed(co)

@@ -64,6 +64,9 @@ func newCRDInformers(client metadata.Interface, changed func(), watchErrors func
 			},
 		}
 		informer := cache.NewSharedIndexInformer(lw, &metav1.PartialObjectMetadata{}, 0, cache.Indexers{})
+		if err := informer.SetTransform(dropMetadataUnread); err != nil {
+			return nil, err
+		}
 		if _, err := informer.AddEventHandler(handler); err != nil {
 			return nil, err
 		}
@@ -73,6 +76,17 @@ func newCRDInformers(client metadata.Interface, changed func(), watchErrors func
 		out = append(out, informer)
 	}
 	return out, nil
+}
+
+// dropMetadataUnread is the transform of the informers whose objects only say that something changed (the CRDs) or
+// whose status alone is read (the ClusterOperator): their managed fields and annotations (a CRD applied with kubectl
+// carries its whole schema in the last-applied annotation) stay out of the caches.
+func dropMetadataUnread(obj any) (any, error) {
+	if m, ok := obj.(metav1.Object); ok {
+		m.SetManagedFields(nil)
+		m.SetAnnotations(nil)
+	}
+	return obj, nil
 }
 
 // kickWhenSlow wraps the transport of the controller's own requests (the leader lease, writes, events): a request

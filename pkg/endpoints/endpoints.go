@@ -6,8 +6,8 @@
 //     /metrics) by the API server, as Kubernetes components do. Only a client whose bearer token may do that,
 //     Prometheus in openshift-monitoring, reads the metrics: 401 without a valid token, 403 without the right.
 //
-// For `make run` and tests, Options.InsecureLoopbackMetrics serves /metrics in plain HTTP beside /healthz instead,
-// and only on a loopback address.
+// For `make run`, tests and benchmarks, Options.InsecureLoopbackMetrics serves /metrics in plain HTTP beside
+// /healthz instead, and only on a loopback address, with the heap profile (/debug/pprof/heap) beside it.
 package endpoints
 
 import (
@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -31,6 +33,9 @@ const (
 	PathHealthz = "/healthz"
 	PathReadyz  = "/readyz"
 	PathMetrics = "/metrics"
+	// PathHeapProfile is the Go heap profile (the format of net/http/pprof's, for `go tool pprof`), served only with
+	// InsecureLoopbackMetrics; `?gc=1` collects garbage first.
+	PathHeapProfile = "/debug/pprof/heap"
 )
 
 // readHeaderTimeout bounds how long a client may take to send its request headers.
@@ -82,6 +87,7 @@ func Start(ctx context.Context, opts Options, ready func() (bool, string), reg *
 			return nil, err
 		}
 		health.Handle(PathMetrics, metrics)
+		health.HandleFunc(PathHeapProfile, heapProfile)
 	} else {
 		secured, tlsConfig, err := secureMetrics(ctx, opts, metrics, cfg)
 		if err != nil {
@@ -97,6 +103,19 @@ func Start(ctx context.Context, opts Options, ready func() (bool, string), reg *
 		return nil, err
 	}
 	return s, nil
+}
+
+// heapProfile writes the heap profile, as net/http/pprof does (which is not imported: its package initialisation
+// registers every profile on http.DefaultServeMux, in every process).
+func heapProfile(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Get("gc") == "1" {
+		runtime.GC()
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Disposition", `attachment; filename="heap"`)
+	if err := pprof.Lookup("heap").WriteTo(w, 0); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+	}
 }
 
 // secureMetrics returns the metrics handler behind the API server's authentication and authorization (delegated),

@@ -1,6 +1,8 @@
 package endpoints
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -65,6 +67,24 @@ func TestPlainMetricsAreServedOnLoopbackOnly(t *testing.T) {
 	for path, want := range map[string]string{PathHealthz: "ok", PathReadyz: "ok", PathMetrics: "registries_controller_test_total 1"} {
 		if code, body := get(t, http.DefaultClient, "http://"+s.HealthAddress+path); code != http.StatusOK || !strings.Contains(body, want) {
 			t.Errorf("%s: %d %q, want 200 with %q", path, code, body, want)
+		}
+	}
+	// The heap profile, as `go tool pprof` reads it: a gzipped profile.proto naming the heap's sample types.
+	code, body := get(t, http.DefaultClient, "http://"+s.HealthAddress+PathHeapProfile+"?gc=1")
+	if code != http.StatusOK {
+		t.Fatalf("%s: %d %q", PathHeapProfile, code, body)
+	}
+	profile, err := gzip.NewReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("%s: not gzipped: %v", PathHeapProfile, err)
+	}
+	raw, err := io.ReadAll(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sample := range []string{"alloc_space", "inuse_space"} {
+		if !bytes.Contains(raw, []byte(sample)) {
+			t.Errorf("%s: the profile names no %s", PathHeapProfile, sample)
 		}
 	}
 }
