@@ -80,7 +80,7 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	objs.ReleaseImageFlag = o.releaseImage
 	checker := registriesconf.NewChecker()
 	defer checker.Close()
-	out, err := render.Render(&objs.Inputs, render.Options{Version: version.Version, Checker: checker})
+	out, err := render.Render(&objs.Inputs, render.Options{Version: version.Version, Checker: checker, InstallTime: true})
 	var invalid *inputs.InvalidError
 	if errors.As(err, &invalid) || len(objs.Refused) > 0 {
 		// What the API server would refuse is reported with what the render refuses, every problem at once.

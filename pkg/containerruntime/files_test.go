@@ -21,7 +21,7 @@ func quantity(s string) *resource.Quantity {
 	return &q
 }
 
-func layers(paths ...string) []mcfgv1.AdditionalLayerStore {
+func layerStores(paths ...string) []mcfgv1.AdditionalLayerStore {
 	out := make([]mcfgv1.AdditionalLayerStore, len(paths))
 	for i, p := range paths {
 		out[i].Path = mcfgv1.StorePath(p)
@@ -29,7 +29,7 @@ func layers(paths ...string) []mcfgv1.AdditionalLayerStore {
 	return out
 }
 
-func images(paths ...string) []mcfgv1.AdditionalImageStore {
+func imageStores(paths ...string) []mcfgv1.AdditionalImageStore {
 	out := make([]mcfgv1.AdditionalImageStore, len(paths))
 	for i, p := range paths {
 		out[i].Path = mcfgv1.StorePath(p)
@@ -37,7 +37,7 @@ func images(paths ...string) []mcfgv1.AdditionalImageStore {
 	return out
 }
 
-func artifacts(paths ...string) []mcfgv1.AdditionalArtifactStore {
+func artifactStores(paths ...string) []mcfgv1.AdditionalArtifactStore {
 	out := make([]mcfgv1.AdditionalArtifactStore, len(paths))
 	for i, p := range paths {
 		out[i].Path = mcfgv1.StorePath(p)
@@ -55,9 +55,9 @@ func everything() *mcfgv1.ContainerRuntimeConfiguration {
 	return &mcfgv1.ContainerRuntimeConfiguration{
 		PidsLimit: ptr.To[int64](2048), LogLevel: "info", LogSizeMax: quantity("10k"), OverlaySize: quantity("10G"),
 		DefaultRuntime:           mcfgv1.ContainerRuntimeDefaultRuntimeCrun,
-		AdditionalLayerStores:    layers("/var/lib/stargz-store"),
-		AdditionalImageStores:    images("/mnt/nfs-images"),
-		AdditionalArtifactStores: artifacts("/mnt/ssd-artifacts"),
+		AdditionalLayerStores:    layerStores("/var/lib/stargz-store"),
+		AdditionalImageStores:    imageStores("/mnt/nfs-images"),
+		AdditionalArtifactStores: artifactStores("/mnt/ssd-artifacts"),
 	}
 }
 
@@ -75,7 +75,7 @@ func TestMachineConfigRawIsMCOs(t *testing.T) {
 			true, 1205, "15f060bd43385dc3d92c01a8fb264f8d52af39ca530762f31dfcc5c43ea63c36"},
 		{"every field, stores on (V2)", everything(), true, 2093, "6c53c8746e9e78404c6c6ad43c97aa9d38e79d49a0e388a126225edc438f7627"},
 		{"every field, stores off (V3)", everything(), false, 1670, "f24998b195cb67037820395897ebe326245e65fc202599cd7f952a2091ca6101"},
-		{"layer stores only, stores off (V4)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layers("/var/lib/stargz-store")}, false, 32, ""},
+		{"layer stores only, stores off (V4)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layerStores("/var/lib/stargz-store")}, false, 32, ""},
 		{"nothing set (V5)", &mcfgv1.ContainerRuntimeConfiguration{}, true, 32, ""},
 		{"overlay size 0 (V6)", &mcfgv1.ContainerRuntimeConfiguration{OverlaySize: quantity("0")}, true, 32, ""},
 		{"overlay size 0G (V6)", &mcfgv1.ContainerRuntimeConfiguration{OverlaySize: quantity("0G")}, true, 32, ""},
@@ -112,15 +112,15 @@ func TestStorageConfIsMCOs(t *testing.T) {
 		{"overlay size 3G", &mcfgv1.ContainerRuntimeConfiguration{OverlaySize: quantity("3G")}, true, 415, "a324c62d219e2318b0a2c7f2d120dc3269dfb5a98220d43003babf31915e8a29", `    size = "3G"`},
 		{"overlay size 10G and stores", everything(), true, 522, "1b5872b6f0defd4f73d1ef59dabc89a932077df40e5980811bd93da764b3c52b", `    additionallayerstores = ["/var/lib/stargz-store:ref"]`},
 		{"overlay size 10G and stores, stores off", everything(), false, 416, "eee3500d", `    size = "10G"`},
-		{"two layer stores get :ref (V10)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layers("/var/lib/stargz-store", "/mnt/nydus-store")},
+		{"two layer stores get :ref (V10)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layerStores("/var/lib/stargz-store", "/mnt/nydus-store")},
 			true, 481, "5a40116e37e16e34f155b4f093d99a222bcaf339fe921ca702f9a3baacbf50ac", `    additionallayerstores = ["/var/lib/stargz-store:ref", "/mnt/nydus-store:ref"]`},
-		{"two image stores as written (V11)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalImageStores: images("/mnt/nfs-images", "/mnt/ssd-images")},
+		{"two image stores as written (V11)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalImageStores: imageStores("/mnt/nfs-images", "/mnt/ssd-images")},
 			true, 466, "a1bb4bc7dde6c42283087e6e46795a507483170fc7efb40171cbe623ec982bee", `    additionalimagestores = ["/mnt/nfs-images", "/mnt/ssd-images"]`},
 		{"1024Mi is written canonical (V9)", &mcfgv1.ContainerRuntimeConfiguration{OverlaySize: quantity("1024Mi")}, true, 416, "", `    size = "1Gi"`},
 		{"0.5Gi is written canonical (V9)", &mcfgv1.ContainerRuntimeConfiguration{OverlaySize: quantity("0.5Gi")}, true, 418, "", `    size = "512Mi"`},
 		{"500m is written as it is (V9)", &mcfgv1.ContainerRuntimeConfiguration{OverlaySize: quantity("500m")}, true, 417, "", `    size = "500m"`},
 		{"1e3 is written as it is (V9)", &mcfgv1.ContainerRuntimeConfiguration{OverlaySize: quantity("1e3")}, true, 416, "", `    size = "1e3"`},
-		{"a layer store already ending in :ref is not doubled", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layers("/var/lib/stargz-store:ref")}, true, 0, "", `    additionallayerstores = ["/var/lib/stargz-store:ref"]`},
+		{"a layer store already ending in :ref is not doubled", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layerStores("/var/lib/stargz-store:ref")}, true, 0, "", `    additionallayerstores = ["/var/lib/stargz-store:ref"]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data, ok := containerruntime.Files(tc.spec, tc.stores).Get(containerruntime.StorageConf)
@@ -170,9 +170,9 @@ func TestDropInsAreMCOs(t *testing.T) {
 			nodefiles.Files{{Path: containerruntime.LogSizeMaxDropIn, Data: []byte(dropIn("log_size_max = 8193"))}}},
 		{"runc (V13)", &mcfgv1.ContainerRuntimeConfiguration{DefaultRuntime: mcfgv1.ContainerRuntimeDefaultRuntimeRunc}, true,
 			nodefiles.Files{{Path: containerruntime.DefaultRuntimeDropIn, Data: []byte(dropIn(`default_runtime = "runc"`))}}},
-		{"artifact stores as written (V12)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalArtifactStores: artifacts("/mnt/ssd-artifacts", "/mnt/nfs-artifacts")}, true,
+		{"artifact stores as written (V12)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalArtifactStores: artifactStores("/mnt/ssd-artifacts", "/mnt/nfs-artifacts")}, true,
 			nodefiles.Files{{Path: containerruntime.ArtifactStoresDropIn, Data: []byte(dropIn(`additional_artifact_stores = ["/mnt/ssd-artifacts", "/mnt/nfs-artifacts"]`))}}},
-		{"artifact stores, stores off: no file and no storage.conf (V12)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalArtifactStores: artifacts("/mnt/ssd-artifacts")}, false, nil},
+		{"artifact stores, stores off: no file and no storage.conf (V12)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalArtifactStores: artifactStores("/mnt/ssd-artifacts")}, false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := containerruntime.Files(tc.spec, tc.stores)

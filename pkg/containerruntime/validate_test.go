@@ -52,19 +52,19 @@ func TestProblemsAreMCOsAndTheAPIs(t *testing.T) {
 		{"log level trace is accepted", &mcfgv1.ContainerRuntimeConfiguration{LogLevel: "trace"}, "", ""},
 		{"default runtime kata is refused", &mcfgv1.ContainerRuntimeConfiguration{DefaultRuntime: "kata"}, ".defaultRuntime", `invalid DefaultRuntime "kata", must be one of crun, runc`},
 		{"default runtime crun is accepted", &mcfgv1.ContainerRuntimeConfiguration{DefaultRuntime: "crun"}, "", ""},
-		{"an empty store path is refused", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layers("")}, ".additionalLayerStores[0].path", "invalid AdditionalLayerStores: path must not be empty"},
-		{"a relative store path is refused", &mcfgv1.ContainerRuntimeConfiguration{AdditionalImageStores: images("var/lib/store")}, ".additionalImageStores[0].path",
+		{"an empty store path is refused", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layerStores("")}, ".additionalLayerStores[0].path", "invalid AdditionalLayerStores: path must not be empty"},
+		{"a relative store path is refused", &mcfgv1.ContainerRuntimeConfiguration{AdditionalImageStores: imageStores("var/lib/store")}, ".additionalImageStores[0].path",
 			`invalid AdditionalImageStores path "var/lib/store": must be an absolute path containing only alphanumeric characters, '/', '.', '_', and '-'`},
-		{"a store path with a space is refused", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layers("/var/lib/stargz store")}, ".additionalLayerStores[0].path", "must be an absolute path"},
-		{"a store path with :ref is refused", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layers("/var/lib/stargz-store:ref")}, ".additionalLayerStores[0].path", "must be an absolute path"},
-		{"a store path with // is refused", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layers("/var//lib/store")}, ".additionalLayerStores[0].path",
+		{"a store path with a space is refused", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layerStores("/var/lib/stargz store")}, ".additionalLayerStores[0].path", "must be an absolute path"},
+		{"a store path with :ref is refused", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layerStores("/var/lib/stargz-store:ref")}, ".additionalLayerStores[0].path", "must be an absolute path"},
+		{"a store path with // is refused", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layerStores("/var//lib/store")}, ".additionalLayerStores[0].path",
 			`invalid AdditionalLayerStores path "/var//lib/store": must not contain consecutive forward slashes`},
-		{"a store path of 257 characters is refused (API)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalArtifactStores: artifacts(long)}, ".additionalArtifactStores[0].path", "Too long: may not be more than 256 bytes"},
-		{"six layer stores are refused (API)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layers("/a", "/b", "/c", "/d", "/e", "/f")}, ".additionalLayerStores", "Too many: 6: must have at most 5 items"},
-		{"eleven image stores are refused (API)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalImageStores: images("/a", "/b", "/c", "/d", "/e", "/f", "/g", "/h", "/i", "/j", "/k")}, ".additionalImageStores", "Too many: 11: must have at most 10 items"},
-		{"a duplicate path is refused (API)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalImageStores: images("/mnt/a", "/mnt/a")}, ".additionalImageStores[1].path", "additionalImageStores must not contain duplicate paths"},
-		{"the API's accepted layer stores", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layers("/var/lib/stargz-store", "/mnt/nydus-store", "/opt/layer_store-v1.0")}, "", ""},
-		{"the same path in two lists is accepted", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layers("/mnt/a"), AdditionalImageStores: images("/mnt/a")}, "", ""},
+		{"a store path of 257 characters is refused (API)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalArtifactStores: artifactStores(long)}, ".additionalArtifactStores[0].path", "Too long: may not be more than 256 bytes"},
+		{"six layer stores are refused (API)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layerStores("/a", "/b", "/c", "/d", "/e", "/f")}, ".additionalLayerStores", "Too many: 6: must have at most 5 items"},
+		{"eleven image stores are refused (API)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalImageStores: imageStores("/a", "/b", "/c", "/d", "/e", "/f", "/g", "/h", "/i", "/j", "/k")}, ".additionalImageStores", "Too many: 11: must have at most 10 items"},
+		{"a duplicate path is refused (API)", &mcfgv1.ContainerRuntimeConfiguration{AdditionalImageStores: imageStores("/mnt/a", "/mnt/a")}, ".additionalImageStores[1].path", "additionalImageStores must not contain duplicate paths"},
+		{"the API's accepted layer stores", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layerStores("/var/lib/stargz-store", "/mnt/nydus-store", "/opt/layer_store-v1.0")}, "", ""},
+		{"the same path in two lists is accepted", &mcfgv1.ContainerRuntimeConfiguration{AdditionalLayerStores: layerStores("/mnt/a"), AdditionalImageStores: imageStores("/mnt/a")}, "", ""},
 		{"nothing set is accepted", &mcfgv1.ContainerRuntimeConfiguration{}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,7 +94,7 @@ func TestProblemsAreMCOsAndTheAPIs(t *testing.T) {
 // MCO reports the first scalar problem only; every problem is reported, and the status message joins them.
 func TestEveryProblemIsReported(t *testing.T) {
 	crc := crcWith(&mcfgv1.ContainerRuntimeConfiguration{PidsLimit: ptr.To[int64](5), LogLevel: "loud",
-		AdditionalLayerStores: layers("relative/layer"), AdditionalArtifactStores: layers2artifacts("")})
+		AdditionalLayerStores: layerStores("relative/layer"), AdditionalArtifactStores: layers2artifacts("")})
 	crc.Spec.MachineConfigPoolSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "a", Operator: "Bogus"}}}
 	ps := containerruntime.Problems(crc)
 	if len(ps) != 5 {
@@ -121,4 +121,6 @@ func TestMissingSpecIsAProblem(t *testing.T) {
 	}
 }
 
-func layers2artifacts(paths ...string) []mcfgv1.AdditionalArtifactStore { return artifacts(paths...) }
+func layers2artifacts(paths ...string) []mcfgv1.AdditionalArtifactStore {
+	return artifactStores(paths...)
+}

@@ -110,7 +110,8 @@ func TestReadinessSaysWhyTheControllerCannotWork(t *testing.T) {
 	check(true, "ok") // no periodic discovery: discovery runs after a CRD event or a failed watch
 	h.CRDChanged()
 	h.probe(ctx)
-	check(false, "the API server does not serve ImageTagMirrorSet (imagetagmirrorsets.config.openshift.io/v1), MachineConfig "+
+	check(false, "the API server does not serve ContainerRuntimeConfig (containerruntimeconfigs.machineconfiguration.openshift.io/v1), "+
+		"ImageTagMirrorSet (imagetagmirrorsets.config.openshift.io/v1), MachineConfig "+
 		"(machineconfigs.machineconfiguration.openshift.io/v1), MachineConfigPool (machineconfigpools.machineconfiguration.openshift.io/v1)")
 	api.serveAll()
 	h.probe(ctx)

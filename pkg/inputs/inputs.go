@@ -62,6 +62,9 @@ type Inputs struct {
 	// CRIOCredentialProviderConfig is the CRIOCredentialProviderConfig named "cluster", or nil: the images whose
 	// pulls get the pod namespace's credentials for their mirrors.
 	CRIOCredentialProviderConfig *configv1.CRIOCredentialProviderConfig
+	// ContainerRuntimeConfigs are the CRI-O and container storage settings, each for the pools its
+	// machineConfigPoolSelector matches: one MachineConfig per object and pool.
+	ContainerRuntimeConfigs []*mcfgv1.ContainerRuntimeConfig
 	// Unwatched maps each optional kind (Kind.Optional) the objects above do not say anything about to why: the
 	// API server does not serve it (its CRD is missing), or its feature gate is off so it is not watched. nil from
 	// files: a kind without objects there has none.

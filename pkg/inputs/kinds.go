@@ -188,6 +188,10 @@ var Kinds = []*Kind{
 			return &o.Status
 		}),
 		store: singleton(func(in *Inputs) **configv1.CRIOCredentialProviderConfig { return &in.CRIOCredentialProviderConfig })},
+	{Name: KindContainerRuntimeConfig, Configures: machineconfigs.ContainerRuntime, GroupVersion: mcfgv1.GroupVersion, install: mcfgv1.Install,
+		Resource:   "containerruntimeconfigs",
+		copyStatus: statusAt(func(o *mcfgv1.ContainerRuntimeConfig) *mcfgv1.ContainerRuntimeConfigStatus { return &o.Status }),
+		store:      listOf(func(in *Inputs) *[]*mcfgv1.ContainerRuntimeConfig { return &in.ContainerRuntimeConfigs })},
 }
 
 // AddToScheme adds the types of every input kind's API group to s, e.g. for an event recorder, which must know

@@ -162,7 +162,7 @@ var ContainerRuntime = &Output{
 }
 
 // Outputs lists every output, in the order the controller writes them.
-var Outputs = []*Output{Registries, CredentialProviders}
+var Outputs = []*Output{Registries, CredentialProviders, ContainerRuntime}
 
 // MachineConfigName returns the name of the output's MachineConfig for pool: "99-worker-generated-registries".
 func (o *Output) MachineConfigName(pool string) string {

@@ -232,6 +232,7 @@ func TestTheRelatedObjectsAreTheNamespaceTheInputKindsAndTheGeneratedMachineConf
 		{Group: "config.openshift.io", Resource: "imagepolicies"},
 		{Group: "config.openshift.io", Resource: "images", Name: "cluster"},
 		{Group: "config.openshift.io", Resource: "criocredentialproviderconfigs", Name: "cluster"},
+		{Group: "machineconfiguration.openshift.io", Resource: "containerruntimeconfigs"},
 		{Group: "machineconfiguration.openshift.io", Resource: "machineconfigs", Name: "99-master-generated-registries"},
 		{Group: "machineconfiguration.openshift.io", Resource: "machineconfigs", Name: "99-worker-generated-registries"},
 	}

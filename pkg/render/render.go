@@ -34,6 +34,9 @@ type Options struct {
 	Version string
 	// Checker loads the rendered files back (registriesconf.NewChecker()); required.
 	Checker Checker
+	// InstallTime renders as MCO's bootstrap does, before the cluster exists (`render`): a ContainerRuntimeConfig's
+	// MachineConfigs carry no suffix, and a second one on a pool is refused (docs/semantics.md §11.3).
+	InstallTime bool
 }
 
 // Output is a complete render.
@@ -46,6 +49,9 @@ type Output struct {
 	Policies *imagepolicy.Result
 	// Credentials is the render of the CRIOCredentialProviderConfig, nil unless its output is Written.
 	Credentials *credentialprovider.Result
+	// ContainerRuntime is the render of the ContainerRuntimeConfigs (pools, suffixes), nil while their output is
+	// Unmanaged.
+	ContainerRuntime *ContainerRuntime
 	// Set is the desired set: the built-in pools rendered for, what the render wants of each output, and every
 	// MachineConfig it wants with the files it writes (the one place rendered files live).
 	machineconfigs.Set
@@ -69,6 +75,11 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 		return nil, errors.New("render: no Checker given")
 	}
 	merge, err := registries.Merge(in)
+	allPools := in.Pools
+	if opts.InstallTime {
+		allPools = installTimePools(in)
+	}
+	ctrcfgs, ctrcfgResult, ctrcfgProblems, ctrcfgWarnings := containerRuntime(in, allPools, opts.InstallTime)
 	var invalid *inputs.InvalidError
 	if errors.As(err, &invalid) || err == nil {
 		// Report the other objects' own problems too, so that each object shows all of them at once.
@@ -77,6 +88,7 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 			ps = slices.Clone(invalid.Problems)
 			ps = append(ps, imagepolicy.Problems(in)...)
 		}
+		ps = append(ps, ctrcfgProblems...)
 		if ps = append(ps, credentialProblems(in)...); len(ps) > 0 {
 			inputs.SortProblems(ps)
 			return nil, &inputs.InvalidError{Problems: ps}
@@ -96,13 +108,15 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 		return nil, err
 	}
 	merge.Report.Warnings = append(merge.Report.Warnings, credsWarnings...)
+	merge.Report.Warnings = append(merge.Report.Warnings, ctrcfgWarnings...)
 	files := nodeFiles(merge, policies)
-	out := &Output{Report: &merge.Report, Merge: merge, Policies: policies, Credentials: credsResult}
+	out := &Output{Report: &merge.Report, Merge: merge, Policies: policies, Credentials: credsResult, ContainerRuntime: ctrcfgResult}
 	out.Pools = pools
 	// One render per row of machineconfigs.Outputs, in its order: a new output adds its renderer here.
 	outputs := []outputRender{
 		written(machineconfigs.Registries, pools, files, imageOwnerReference(in.Image)),
 		creds,
+		ctrcfgs,
 	}
 	// The load-back runs while the MachineConfigs are encoded: on a node with more than one core the render then
 	// takes about as long as the load alone.

@@ -68,7 +68,8 @@ var needed = func() map[permission]bool {
 	add("config.openshift.io", []string{"imagedigestmirrorsets", "imagetagmirrorsets", "images", "clusterversions",
 		"clusterimagepolicies", "imagepolicies", "featuregates", "infrastructures", "criocredentialproviderconfigs"}, listWatch, anyNamespace)
 	add("operator.openshift.io", []string{"imagecontentsourcepolicies"}, listWatch, anyNamespace)
-	add("machineconfiguration.openshift.io", []string{"machineconfigpools"}, listWatch, anyNamespace)
+	add("machineconfiguration.openshift.io", []string{"machineconfigpools", "containerruntimeconfigs"}, listWatch, anyNamespace)
+	add("machineconfiguration.openshift.io", []string{"containerruntimeconfigs", "containerruntimeconfigs/status", "containerruntimeconfigs/finalizers"}, []string{"update"}, anyNamespace)
 	add("machineconfiguration.openshift.io", []string{"machineconfigs"}, []string{"get", "list", "watch", "create", "update", "delete"}, anyNamespace)
 	add("", []string{"events"}, []string{"create", "patch"}, anyNamespace)
 	add("coordination.k8s.io", []string{"leases"}, []string{"get", "create", "update"}, namespace)
