@@ -187,8 +187,12 @@ func (c *checkFlags) check(ctx context.Context, stdout, stderr io.Writer, cfg *r
 	prober := registryprobe.New(registryprobe.Options{Timeout: c.timeout, Concurrency: c.concurrency, PerRegistry: c.perRegistry, CertsDir: c.certsDir})
 	defer prober.Close()
 	progress := newProgress(stderr)
+	start := time.Now()
 	askAll(ctx, prober, places, c.concurrency, progress)
 	progress.finish()
+	st := prober.Stats()
+	fmt.Fprintf(stderr, "asked %d places of %d images: %d requests over %d connections in %v\n",
+		progress.total, len(places.images), st.Requests, st.Connections, time.Since(start).Round(time.Millisecond))
 	report := verify.Judge(places.images)
 	if c.output == "json" {
 		err = report.WriteJSON(stdout)

@@ -150,6 +150,8 @@ type host struct {
 	secure, insecure *http.Client
 	tlsErr           error
 	slots            chan struct{}
+	// plainHTTP is set once an insecure host answered over plain HTTP after HTTPS failed.
+	plainHTTP atomic.Bool
 }
 
 // New returns a Prober.

@@ -36,9 +36,22 @@ func (m *manifestRequest) run(ctx context.Context) Result {
 	if m.t.Insecure {
 		client = m.h.insecure
 	}
+	if m.t.Insecure && m.h.plainHTTP.Load() {
+		// Once a host answered over plain HTTP only, it is asked so directly, as containers/image's client
+		// remembers the scheme its ping found.
+		res, err := m.ask(ctx, client, "http")
+		if err == nil {
+			return res
+		}
+		r := classify(err)
+		r.Credentials = res.Credentials
+		return r
+	}
 	res, err := m.ask(ctx, client, "https")
 	if err != nil && m.t.Insecure && ctx.Err() == nil {
-		res, err = m.ask(ctx, client, "http")
+		if res, err = m.ask(ctx, client, "http"); err == nil {
+			m.h.plainHTTP.Store(true)
+		}
 	}
 	if err != nil {
 		r := classify(err)

@@ -16,12 +16,14 @@ import (
 )
 
 // readmeBlock is one example of the README checked by TestTheREADMEExamples: a fenced block after a
-// `<!-- checked: offline -->` or `<!-- checked: live -->` comment, whose lines starting with "$ " are commands and
+// `<!-- checked: offline -->`, `<!-- checked: live -->` or `<!-- checked: registry -->` (offline, with a release
+// payload on a mirror on loopback: releaseMirrorForREADME) comment, whose lines starting with "$ " are commands and
 // whose other lines are what the command before them prints on stdout.
 type readmeBlock struct {
-	live  bool
-	line  int // of the block's first line in README.md
-	steps []readmeStep
+	live     bool
+	registry bool
+	line     int // of the block's first line in README.md
+	steps    []readmeStep
 }
 
 type readmeStep struct {
@@ -36,13 +38,13 @@ func readmeBlocks(t *testing.T, readme string) []readmeBlock {
 	lines := strings.Split(readme, "\n")
 	for i := 0; i < len(lines); i++ {
 		marker := strings.TrimSpace(lines[i])
-		if marker != "<!-- checked: offline -->" && marker != "<!-- checked: live -->" {
+		if marker != "<!-- checked: offline -->" && marker != "<!-- checked: live -->" && marker != "<!-- checked: registry -->" {
 			continue
 		}
 		if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
 			t.Fatalf("README.md:%d: a checked marker must come right before a fenced block", i+1)
 		}
-		b := readmeBlock{live: marker == "<!-- checked: live -->", line: i + 3}
+		b := readmeBlock{live: marker == "<!-- checked: live -->", registry: marker == "<!-- checked: registry -->", line: i + 3}
 		for j := i + 2; j < len(lines) && !strings.HasPrefix(lines[j], "```"); j++ {
 			switch {
 			case strings.HasPrefix(lines[j], "$ "):
@@ -125,9 +127,13 @@ func TestTheREADMEExamples(t *testing.T) {
 		}
 	}
 	env := append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "KUBECONFIG=/nonexistent")
-	liveStarted := false
+	liveStarted, mirrorStarted := false, false
 	lastCode := 0
 	for _, b := range blocks {
+		if b.registry && !mirrorStarted {
+			mirrorStarted = true
+			env = append(env, releaseMirrorForREADME(t, dir)...)
+		}
 		if b.live && !liveStarted {
 			liveStarted = true
 			cp.Reset(t)
@@ -185,4 +191,23 @@ func runReadmeCommand(t *testing.T, dir string, env []string, command string, la
 		t.Fatalf("$ %s: %v: %s", command, err, stderr.String())
 	}
 	return stdout.String(), 0
+}
+
+// releaseMirrorForREADME starts the mirror the README's verify example asks: a release payload of three images
+// (framework.StartReleaseMirror) whose mirror lacks "machine-config-operator", the ImageDigestMirrorSet
+// "release-mirror" in dir/mirrored/, and the mirror's CA in dir/certs.d/. It returns RELEASE_IMAGE=<the release
+// image at the source>, for the example's environment.
+func releaseMirrorForREADME(t *testing.T, dir string) []string {
+	t.Helper()
+	m := framework.StartReleaseMirror(t, []string{"cli", "installer", "machine-config-operator"}, "machine-config-operator")
+	if err := os.MkdirAll(filepath.Join(dir, "mirrored"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "mirrored", "release-mirror.yaml"), []byte(m.MirrorSet("release-mirror")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cp", "-r", m.CertsDir, filepath.Join(dir, "certs.d")).CombinedOutput(); err != nil {
+		t.Fatalf("copying the mirror's certs.d: %v: %s", err, out)
+	}
+	return []string{"RELEASE_IMAGE=" + m.Release}
 }

@@ -34,36 +34,17 @@ const layoutTag = "v1"
 
 func newTestImage(t *testing.T) *testImage {
 	t.Helper()
-	return newTestImageWithFile(t, "", nil)
-}
-
-// newTestImageWithFile is newTestImage whose layer also holds the file name with content, when name is not "",
-// e.g. release-manifests/image-references for a release image.
-func newTestImageWithFile(t *testing.T, name string, fileContent []byte) *testImage {
-	t.Helper()
 	content := make([]byte, 1024)
 	if _, err := rand.Read(content); err != nil {
 		t.Fatal(err)
 	}
 	var tarBuf bytes.Buffer
 	tw := tar.NewWriter(&tarBuf)
-	files := []struct {
-		name    string
-		content []byte
-	}{{"data", content}}
-	if name != "" {
-		files = append(files, struct {
-			name    string
-			content []byte
-		}{name, fileContent})
+	if err := tw.WriteHeader(&tar.Header{Name: "data", Mode: 0o644, Size: int64(len(content)), ModTime: time.Unix(0, 0)}); err != nil {
+		t.Fatal(err)
 	}
-	for _, f := range files {
-		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: 0o644, Size: int64(len(f.content)), ModTime: time.Unix(0, 0)}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write(f.content); err != nil {
-			t.Fatal(err)
-		}
+	if _, err := tw.Write(content); err != nil {
+		t.Fatal(err)
 	}
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)

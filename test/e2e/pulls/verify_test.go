@@ -90,44 +90,17 @@ func imageReferences(refs map[string]string) []byte {
 		strings.Join(tags, ", ") + `]}}`)
 }
 
-// TestVerifyNamesTheReleaseImageAMirrorLacksUnderNeverContactSource assembles a release payload: three images and a
-// release image whose image-references names them by digest at the source. The mirror of an ImageDigestMirrorSet
-// with NeverContactSource holds the release image and two of the three. verify --release-image reads the payload
-// through the mirror, exits 1, names the missing image and the entry, and once the image is mirrored, exits 0.
+// TestVerifyNamesTheReleaseImageAMirrorLacksUnderNeverContactSource assembles a release payload (framework.
+// StartReleaseMirror): three images and a release image whose image-references names them by digest at the source.
+// The mirror of an ImageDigestMirrorSet with NeverContactSource holds the release image and two of the three.
+// verify --release-image reads the payload through the mirror, exits 1, names the missing image and the entry, and
+// once the image is mirrored, exits 0.
 func TestVerifyNamesTheReleaseImageAMirrorLacksUnderNeverContactSource(t *testing.T) {
-	cert := newServerCert(t)
-	mirror := startRegistry(t, cert)
-	source := newCountingListener(t) // never contacted: NeverContactSource
-	certsDir, push := trustDir(t, cert, mirror.Host)
-
-	art := map[string]*testImage{"cli": newTestImage(t), "installer": newTestImage(t), "machine-config-operator": newTestImage(t)}
-	refs := map[string]string{}
-	for name, img := range art {
-		refs[name] = source.Host + "/ocp/art@" + img.Digest.String()
-	}
-	release := newTestImageWithFile(t, "release-manifests/image-references", imageReferences(refs))
-	release.push(t, push, mirror.Host+"/ocp/release:4.22.0")
-	art["cli"].push(t, push, mirror.Host+"/ocp/art:cli")
-	art["installer"].push(t, push, mirror.Host+"/ocp/art:installer")
-	missing := refs["machine-config-operator"]
-
+	m := framework.StartReleaseMirror(t, []string{"cli", "installer", "machine-config-operator"}, "machine-config-operator")
+	missing := m.Images["machine-config-operator"]
 	manifests := t.TempDir()
-	writeTestFile(t, filepath.Join(manifests, "release.yaml"), []byte(strings.NewReplacer("{{SOURCE}}", source.Host, "{{MIRROR}}", mirror.Host).Replace(`
-apiVersion: config.openshift.io/v1
-kind: ImageDigestMirrorSet
-metadata:
-  name: release
-spec:
-  imageDigestMirrors:
-  - source: {{SOURCE}}/ocp/release
-    mirrors: [{{MIRROR}}/ocp/release]
-    mirrorSourcePolicy: NeverContactSource
-  - source: {{SOURCE}}/ocp/art
-    mirrors: [{{MIRROR}}/ocp/art]
-    mirrorSourcePolicy: NeverContactSource
-`)))
-	releaseRef := source.Host + "/ocp/release@" + release.Digest.String()
-	args := []string{"verify", "--release-image", releaseRef, "--manifests", manifests, "--certs-dir", certsDir}
+	writeTestFile(t, filepath.Join(manifests, "release.yaml"), []byte(m.MirrorSet("release")))
+	args := []string{"verify", "--release-image", m.Release, "--manifests", manifests, "--certs-dir", m.CertsDir}
 
 	r := runRegistriesController(t, args...)
 	if r.code != 1 {
@@ -136,19 +109,17 @@ spec:
 	if !strings.HasPrefix(r.stdout, "FAILS: "+missing+` (release image-references "machine-config-operator")`) {
 		t.Errorf("the output does not start with the failing pull of %s", missing)
 	}
+	mirrored := strings.Replace(missing, m.Source, m.Mirror.Host, 1)
 	r.mustContain(t,
-		"  1. mirror "+mirror.Host+"/ocp/art@"+art["machine-config-operator"].Digest.String()+": not found (HTTP 404)",
+		"  1. mirror "+mirrored+": not found (HTTP 404)",
 		"  2. source "+missing+": not tried: blocked",
 		"summary: 4 images: 3 served, 0 served only by the source, 1 fail",
-		"NeverContactSource entries whose mirrors lack an image (an outage waiting for its trigger):\n  "+source.Host+
-			`/ocp/art (mirrorSourcePolicy NeverContactSource for source "`+source.Host+`/ocp/art" (ImageDigestMirrorSet "release" spec.imageDigestMirrors[1])): 1 image(s)`+"\n    "+missing+"\n",
+		"NeverContactSource entries whose mirrors lack an image (an outage waiting for its trigger):\n  "+m.Source+
+			`/ocp/art (mirrorSourcePolicy NeverContactSource for source "`+m.Source+`/ocp/art" (ImageDigestMirrorSet "release" spec.imageDigestMirrors[1])): 1 image(s)`+"\n    "+missing+"\n",
 		"images no place serves: 1\n  "+missing+"\n",
 	)
-	if n := source.Connections(); n != 0 {
-		t.Errorf("the source, blocked by NeverContactSource, was contacted %d times", n)
-	}
 
-	art["machine-config-operator"].push(t, push, mirror.Host+"/ocp/art:mco")
+	m.PushMissing(t, "machine-config-operator")
 	r = runRegistriesController(t, args...)
 	if r.code != 0 {
 		t.Errorf("with every image mirrored: exit status %d, want 0", r.code)
