@@ -20,6 +20,7 @@ import (
 	"github.com/openshift/registries-controller/pkg/registries"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
+	"github.com/openshift/registries-controller/pkg/renderedconfig"
 	"github.com/openshift/registries-controller/pkg/version"
 )
 
@@ -29,12 +30,14 @@ type renderOptions struct {
 	releaseImage string
 	nodeRoot     string
 	verbose      bool
+	// renderedBaseBytes is each pool's rendered MachineConfig before this project's (docs/semantics.md §3.6).
+	renderedBaseBytes int
 }
 
 func newRenderCommand() *cobra.Command {
 	o := &renderOptions{}
 	cmd := &cobra.Command{
-		Use:   "render --manifests DIR --output DIR [--release-image REF] [--node-root DIR] [--verbose]",
+		Use:   "render --manifests DIR --output DIR [--release-image REF] [--node-root DIR] [--rendered-base-bytes N] [--verbose]",
 		Short: "Render the MachineConfigs for the objects in a directory, offline (the install-time path)",
 		Long: `render reads every *.yaml, *.yml and *.json file in --manifests (multi-document YAML and List
 objects included), takes the ImageContentSourcePolicy, ImageDigestMirrorSet, ImageTagMirrorSet, Image,
@@ -53,7 +56,14 @@ With --node-root, it also writes the files as they land on a node:
 
 Invalid input, including what the API server's validation would refuse (e.g. a CRIOCredentialProviderConfig
 with another name or a matchImages entry its rules reject): every problem is printed, nothing is written, and
-the exit status is 1.`,
+the exit status is 1.
+
+The machine-config-operator merges every MachineConfig of a pool into its rendered MachineConfig and refuses one
+over 1,572,864 bytes (1.5 MiB); the pool then gets no configuration at all. render adds the MachineConfigs it
+writes to --rendered-base-bytes, the size of a pool's rendered MachineConfig without them (default 243503, the
+largest of a default cluster); read the cluster's figure with
+  oc get machineconfig $(oc get mcp worker -o jsonpath='{.status.configuration.name}') -o json | wc -c
+(and the same for master). At 80% it warns; over it, it is invalid input.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return o.run(cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -63,6 +73,8 @@ the exit status is 1.`,
 	cmd.Flags().StringVar(&o.output, "output", "", "directory to write the MachineConfigs into (required)")
 	cmd.Flags().StringVar(&o.releaseImage, "release-image", "", "release payload reference; overrides the ClusterVersion in --manifests")
 	cmd.Flags().StringVar(&o.nodeRoot, "node-root", "", "also write the node files under DIR/<pool>/")
+	cmd.Flags().IntVar(&o.renderedBaseBytes, "rendered-base-bytes", render.DefaultRenderedBaseBytes,
+		"bytes of each pool's rendered MachineConfig without this project's MachineConfigs (the cluster's figure: see --help)")
 	cmd.Flags().BoolVar(&o.verbose, "verbose", false, "list every warning; repeated warnings are grouped, five shown per reason")
 	_ = cmd.MarkFlagRequired("manifests")
 	_ = cmd.MarkFlagRequired("output")
@@ -81,6 +93,15 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	checker := registriesconf.NewChecker()
 	defer checker.Close()
 	out, err := render.Render(&objs.Inputs, render.Options{Version: version.Version, Checker: checker, InstallTime: true})
+	var rendered []renderedconfig.Size
+	if err == nil {
+		// The pools' rendered MachineConfigs must fit too (docs/semantics.md §3.6).
+		if rendered, err = out.EstimateRendered(o.renderedBaseBytes); err == nil {
+			if refused := render.CheckRendered(out, rendered); refused != nil {
+				err = refused
+			}
+		}
+	}
 	var invalid *inputs.InvalidError
 	if errors.As(err, &invalid) || len(objs.Refused) > 0 {
 		// What the API server would refuse is reported with what the render refuses, every problem at once.
@@ -123,6 +144,9 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	}
 	printReport(stderr, out.Report, o.verbose)
 	printSizeWarnings(stderr, out)
+	for _, w := range render.RenderedWarnings(rendered) {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
 	return nil
 }
 

@@ -198,3 +198,39 @@ spec: {matchImages: [quay.io]}
 		t.Errorf("the output directory exists: %v", err)
 	}
 }
+
+func TestRenderBudgetsThePoolsRenderedMachineConfig(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: team}\nspec:\n  imageDigestMirrors:\n")
+	for i := range 2600 {
+		fmt.Fprintf(&b, "  - source: registry.example.com/team/app-%05d\n    mirrors: [mirror-one.example.net/team/app-%05d, mirror-two.example.net/team/app-%05d]\n", i, i, i)
+	}
+	writeFile(t, filepath.Join(dir, "in", "idms.yaml"), b.String())
+
+	// 2,600 sources: a MachineConfig of about 1.07 MB, which fits etcd, and the rendered one with the largest
+	// default base is over 80%.
+	_, stderr, code := runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", filepath.Join(dir, "out"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "warning: the rendered MachineConfig of pool master is ") || strings.Contains(stderr, "etcd accepts") {
+		t.Errorf("stderr lacks the rendered budget's warning, or warns of etcd's:\n%s", stderr)
+	}
+
+	// The same input on a cluster whose pools already carry 600,000 bytes: refused, nothing written.
+	out := filepath.Join(dir, "out-large")
+	_, stderr, code = runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", out, "--rendered-base-bytes", "600000")
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	for _, want := range []string{`Image "cluster": spec: "master, worker": with this configuration the rendered MachineConfig of pools master, worker is over the 1,572,864 bytes`,
+		`ImageDigestMirrorSet "team": spec: "master, worker": contributes about `, "nothing written"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s was written", out)
+	}
+}

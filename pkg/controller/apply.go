@@ -15,7 +15,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
-	"github.com/openshift/registries-controller/pkg/render"
 )
 
 // write records one MachineConfig write and why it was needed.
@@ -35,10 +34,10 @@ type write struct {
 // are never sent. A revert of another writer's change that must wait (revertLimiter) is not sent either: deferred
 // says when to sync again, 0 when nothing waits. A failed write does not keep the others from being sent (MCO stops
 // at the first pool that fails): the errors are returned together, and the sync is retried.
-func (c *Controller) apply(ctx context.Context, out *render.Output, existing []*mcfgv1.MachineConfig) (writes []write, deferred time.Duration, err error) {
+func (c *Controller) apply(ctx context.Context, actions []machineconfigs.Action) (writes []write, deferred time.Duration, err error) {
 	logger := klog.FromContext(ctx)
 	var errs []error
-	for _, a := range machineconfigs.Plan(existing, c.reader.Decoder(), &out.Set, machineconfigs.PlanOptions{}) {
+	for _, a := range actions {
 		switch a.Op {
 		case machineconfigs.Create:
 			created, err := c.create(ctx, a.Want.Object)

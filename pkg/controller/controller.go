@@ -25,6 +25,7 @@ import (
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
+	"github.com/openshift/registries-controller/pkg/renderedconfig"
 )
 
 const (
@@ -106,6 +107,12 @@ type Controller struct {
 	reverts *revertLimiter
 	// last is the last render, reused while the inputs do not change; only the worker touches it.
 	last lastRender
+	// rendered are the pools' rendered MachineConfigs measured last, for renderedFor (renderedKey), reused by a
+	// sync that writes nothing while the pools' rendered MachineConfigs stay; budgetCache keeps the parsed configs
+	// the measurements merge. Only the worker touches them.
+	rendered    []renderedconfig.Size
+	renderedFor string
+	budgetCache *renderedconfig.Cache
 	// operator keeps the ClusterOperator's status current (clusteroperator.go).
 	operator *operatorStatus
 
@@ -135,6 +142,7 @@ func newController(writers clients, inf cluster.Informers, recorder record.Event
 		status:       newStatusReporter(recorder, metrics),
 		cfg:          cfg,
 		reverts:      newRevertLimiter(cfg.RevertBackoff, cfg.MaxRevertBackoff, cfg.Clock),
+		budgetCache:  renderedconfig.NewCache(),
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(cfg.RateLimiter,
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: queueName, MetricsProvider: metrics.WorkqueueProvider(), Clock: cfg.Clock}),
 	}

@@ -14,6 +14,7 @@ const metricsNamespace = "registries_controller"
 //	registries_controller_machineconfig_reverts_total{pool, output}
 //	registries_controller_render_duration_seconds (histogram)
 //	registries_controller_machineconfig_bytes{pool, output}
+//	registries_controller_rendered_machineconfig_bytes{pool}
 //	registries_controller_invalid_objects
 //	registries_controller_last_successful_sync_timestamp_seconds
 //	registries_controller_rollout_pending{pool, output}, registries_controller_rollout_duration_seconds{pool, output} (rollout.go)
@@ -26,6 +27,7 @@ type controllerMetrics struct {
 	renderDuration prometheus.Histogram
 	invalidObjects prometheus.Gauge
 	bytes          *prometheus.GaugeVec
+	renderedBytes  *prometheus.GaugeVec
 	lastSuccess    prometheus.Gauge
 	workqueue      *workqueueMetrics
 	rollout        *rolloutMetrics
@@ -56,6 +58,10 @@ func newMetrics(reg prometheus.Registerer) *controllerMetrics {
 			Namespace: metricsNamespace, Name: "machineconfig_bytes",
 			Help: "Size of the last rendered generated MachineConfig, by pool and output; etcd refuses a request over 1572864 bytes (1.5 MiB).",
 		}, []string{"pool", "output"}),
+		renderedBytes: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: metricsNamespace, Name: "rendered_machineconfig_bytes",
+			Help: "Size the pool's rendered MachineConfig has, or will have once the last sync's writes are rendered; the machine-config-operator refuses one over 1572864 bytes (1.5 MiB) and the pool then gets no configuration at all.",
+		}, []string{"pool"}),
 		invalidObjects: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: metricsNamespace, Name: "invalid_objects",
 			Help: "Objects with problems that block rendering, as of the last sync.",
@@ -69,7 +75,7 @@ func newMetrics(reg prometheus.Registerer) *controllerMetrics {
 	for _, s := range []string{string(OutcomeApplied), string(OutcomeUnchanged), string(OutcomeInvalid), string(OutcomeError), string(OutcomeDeferred)} {
 		m.syncs.WithLabelValues(s) // export zeros, so rates work from the start
 	}
-	reg.MustRegister(m.syncs, m.writes, m.reverts, m.renderDuration, m.bytes, m.invalidObjects, m.lastSuccess)
+	reg.MustRegister(m.syncs, m.writes, m.reverts, m.renderDuration, m.bytes, m.renderedBytes, m.invalidObjects, m.lastSuccess)
 	m.workqueue.register(reg)
 	m.rollout = newRolloutMetrics(reg)
 	m.operator = newOperatorMetrics(reg)

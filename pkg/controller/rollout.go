@@ -436,9 +436,10 @@ func newRolloutMetrics(reg prometheus.Registerer) *rolloutMetrics {
 	return m
 }
 
-// poolsRenderHandler passes on the pool events that can change a render: adds, deletes and label changes. A
-// render reads only the pools' names and labels (machineconfigs.BuiltInPools); their status changes at every step of a
-// rollout and must not re-render.
+// poolsRenderHandler passes on the pool events that can change a render or its budget: adds, deletes, label changes,
+// and a new rendered MachineConfig or selector (another writer's MachineConfig changes the rendered size, docs/semantics.md
+// §3.6). A render reads only the pools' names and labels (machineconfigs.BuiltInPools); their status changes at every
+// step of a rollout and must not re-render.
 func poolsRenderHandler(h cache.ResourceEventHandlerFuncs) cache.ResourceEventHandler {
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc:    h.AddFunc,
@@ -446,7 +447,7 @@ func poolsRenderHandler(h cache.ResourceEventHandlerFuncs) cache.ResourceEventHa
 		UpdateFunc: func(oldObj, newObj any) {
 			o, errO := meta.Accessor(oldObj)
 			n, errN := meta.Accessor(newObj)
-			if errO != nil || errN != nil || !reflect.DeepEqual(o.GetLabels(), n.GetLabels()) {
+			if errO != nil || errN != nil || !reflect.DeepEqual(o.GetLabels(), n.GetLabels()) || renderedChanged(oldObj, newObj) {
 				h.UpdateFunc(oldObj, newObj)
 			}
 		},

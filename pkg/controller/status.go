@@ -15,6 +15,7 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/reasons"
+	"github.com/openshift/registries-controller/pkg/render"
 )
 
 // maxEventMessage keeps event messages readable in `kubectl describe`.
@@ -112,26 +113,35 @@ func (s *statusReporter) report(ctx context.Context, res *syncResult, err error)
 	}
 }
 
-// reportSizes sets the size gauge of every rendered MachineConfig, and records a Warning on the Image "cluster" for
-// each one at 80% of the limit or more, once per distinct figure.
+// reportSizes sets the size gauges of every generated MachineConfig and of every pool's rendered MachineConfig, and
+// records a Warning on the Image "cluster" for each one at 80% of its limit or more, once per distinct figure.
 func (s *statusReporter) reportSizes(res *syncResult) {
 	if res.sizes == nil {
 		return
 	}
 	s.metrics.bytes.Reset()
-	near := map[string]bool{}
 	for _, size := range res.sizes {
 		s.metrics.bytes.WithLabelValues(size.Key.Pool, size.Key.Output.ID).Set(float64(size.Bytes))
 	}
+	var warnings []string
 	if res.output != nil {
-		for _, w := range res.output.SizeWarnings() {
-			near[w] = true
-			if s.near[w] {
-				continue
-			}
-			if o := lookup(res, inputs.ImageRef); o != nil {
-				s.recorder.Event(o, corev1.EventTypeWarning, reasons.MachineConfigNearSizeLimit, truncate(w))
-			}
+		warnings = res.output.SizeWarnings()
+	}
+	if res.rendered != nil {
+		s.metrics.renderedBytes.Reset()
+		for _, size := range res.rendered {
+			s.metrics.renderedBytes.WithLabelValues(size.Pool).Set(float64(size.Bytes))
+		}
+		warnings = append(warnings, render.RenderedWarnings(res.rendered)...)
+	}
+	near := map[string]bool{}
+	for _, w := range warnings {
+		near[w] = true
+		if s.near[w] {
+			continue
+		}
+		if o := lookup(res, inputs.ImageRef); o != nil {
+			s.recorder.Event(o, corev1.EventTypeWarning, reasons.MachineConfigNearSizeLimit, truncate(w))
 		}
 	}
 	s.near = near

@@ -12,6 +12,7 @@ import (
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/render"
+	"github.com/openshift/registries-controller/pkg/renderedconfig"
 )
 
 // SyncOutcome classifies a sync, for metrics and logs.
@@ -47,7 +48,10 @@ type syncResult struct {
 	// applyErr is why the MachineConfigs could not be written, nil when they were.
 	applyErr error
 	// sizes are how large the rendered MachineConfigs are (render.Size), also when one is too large to write.
-	sizes    []render.Size
+	sizes []render.Size
+	// rendered are how large the pools' rendered MachineConfigs are once the sync's writes are carried out
+	// (docs/semantics.md §3.6), nil when the render failed.
+	rendered []renderedconfig.Size
 	duration time.Duration
 	// deferred is how long a held-back revert waits; 0 when none does.
 	deferred time.Duration
@@ -96,11 +100,23 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 		return res, fmt.Errorf("rendering: %w", err)
 	}
 	res.output = out
-	existing, err := c.generatedConfigs()
+	all, err := c.configs.List(labels.Everything())
 	if err != nil {
+		return res, fmt.Errorf("listing MachineConfigs: %w", err)
+	}
+	actions := machineconfigs.Plan(generated(all), c.reader.Decoder(), &out.Set, machineconfigs.PlanOptions{})
+	if len(actions) > 0 || c.budgetStale(res.inputs) {
+		// Only a write, or another writer's change to a pool's rendered MachineConfig, changes what the render
+		// controller will see: a sync that writes nothing keeps the figures of the last.
+		c.rendered = c.measureRendered(ctx, res.inputs.Pools, all, actions)
+	}
+	res.rendered = c.rendered
+	if res.invalid = render.CheckRendered(out, res.rendered); res.invalid != nil {
+		// The pools would get no configuration at all: nothing is written (docs/semantics.md §3.6).
+		res.statusWrites, err = c.updateStatus(ctx, res)
 		return res, err
 	}
-	if res.writes, res.deferred, res.applyErr = c.apply(ctx, out, existing); res.applyErr != nil {
+	if res.writes, res.deferred, res.applyErr = c.apply(ctx, actions); res.applyErr != nil {
 		// The CRIOCredentialProviderConfig says so (MachineConfigRendered False), as MCO's does; the write is retried.
 		res.statusWrites, _ = c.updateStatus(ctx, res)
 		return res, res.applyErr
@@ -109,19 +125,27 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	return res, err
 }
 
-// generatedConfigs returns the MachineConfigs named as those this controller writes.
-func (c *Controller) generatedConfigs() ([]*mcfgv1.MachineConfig, error) {
-	list, err := c.configs.List(labels.Everything())
-	if err != nil {
-		return nil, fmt.Errorf("listing MachineConfigs: %w", err)
-	}
+// generated returns the MachineConfigs of all named as those this controller writes.
+func generated(all []*mcfgv1.MachineConfig) []*mcfgv1.MachineConfig {
 	var out []*mcfgv1.MachineConfig
-	for _, mc := range list {
+	for _, mc := range all {
 		if machineconfigs.IsGenerated(mc) {
 			out = append(out, mc)
 		}
 	}
-	return out, nil
+	return out
+}
+
+// budgetStale reports whether the rendered MachineConfigs measured last may no longer be what the pools have: a
+// pool's rendered MachineConfig or selector changed since (another writer's MachineConfig, a new pool), or none was
+// measured yet.
+func (c *Controller) budgetStale(in *inputs.Inputs) bool {
+	key := renderedKey(in.Pools)
+	if c.rendered != nil && key == c.renderedFor {
+		return false
+	}
+	c.renderedFor = key
+	return true
 }
 
 // lastRender is the render of the last sync, kept to be reused while the inputs stay the same.

@@ -206,9 +206,15 @@ func Estimate(pool string, baseBytes int, ours []*mcfgv1.MachineConfig) (Size, e
 	return Size{Pool: pool, Bytes: baseBytes + len(raw) - len(empty), Configs: largest(ours)}, nil
 }
 
-// sizeWith returns the length of the JSON of mc with a spec.config of n bytes.
+// sizeWith returns the length of the JSON of mc with a spec.config of n bytes, as the render controller creates it:
+// without what the API server adds (uid, resourceVersion, creationTimestamp, managedFields).
 func sizeWith(mc *mcfgv1.MachineConfig, n int) (int, error) {
-	meta := mc.DeepCopy()
+	meta := &mcfgv1.MachineConfig{
+		TypeMeta: metav1.TypeMeta{APIVersion: mcfgv1.SchemeGroupVersion.String(), Kind: "MachineConfig"},
+		ObjectMeta: metav1.ObjectMeta{Name: mc.Name, Labels: mc.Labels, Annotations: mc.Annotations,
+			OwnerReferences: mc.OwnerReferences},
+		Spec: *mc.Spec.DeepCopy(),
+	}
 	meta.Spec.Config.Raw = nil
 	data, err := json.Marshal(meta)
 	if err != nil {
@@ -221,7 +227,6 @@ func sizeWith(mc *mcfgv1.MachineConfig, n int) (int, error) {
 // it, for a pool that has none yet.
 func newEnvelope(pool *mcfgv1.MachineConfigPool) *mcfgv1.MachineConfig {
 	return &mcfgv1.MachineConfig{
-		TypeMeta: metav1.TypeMeta{APIVersion: mcfgv1.SchemeGroupVersion.String(), Kind: "MachineConfig"},
 		ObjectMeta: metav1.ObjectMeta{
 			Name: RenderedPrefix + pool.Name + "-" + strings.Repeat("0", 32),
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: mcfgv1.SchemeGroupVersion.String(), Kind: "MachineConfigPool",

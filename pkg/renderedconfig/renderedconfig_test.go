@@ -7,6 +7,7 @@ import (
 
 	ign3types "github.com/coreos/ignition/v2/config/v3_5/types"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
@@ -193,8 +194,11 @@ func TestMeasureIsTheRenderedMachineConfigsJSON(t *testing.T) {
 	rendered.Labels = nil
 	rendered.Annotations = map[string]string{machineconfigs.VersionAnnotation: "4.21.0"}
 	rendered.Spec.KernelArguments = []string{"systemd.unified_cgroup_hierarchy=1"}
+	cached := rendered.DeepCopy() // as a cache holds it, with what the API server adds
+	cached.UID, cached.ResourceVersion, cached.Generation = "0b7a3c5e", "4711", 1
+	cached.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "machine-config-controller", Operation: metav1.ManagedFieldsOperationUpdate}}
 
-	size, err := renderedconfig.Measure(renderedconfig.Pool{Pool: pool, Rendered: rendered}, []*mcfgv1.MachineConfig{ours, base, rendered}, nil)
+	size, err := renderedconfig.Measure(renderedconfig.Pool{Pool: pool, Rendered: cached}, []*mcfgv1.MachineConfig{ours, base, cached}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,6 +211,7 @@ func TestMeasureIsTheRenderedMachineConfigsJSON(t *testing.T) {
 	cfg := ign3types.Config{Ignition: ign3types.Ignition{Version: "3.5.0"}}
 	cfg.Storage.Files = []ign3types.File{file("/etc/base", 3000, 'b'), file("/etc/containers/registries.conf", 9000, 'r')}
 	want := rendered.DeepCopy()
+	want.APIVersion, want.Kind = "machineconfiguration.openshift.io/v1", "MachineConfig"
 	var err2 error
 	if want.Spec.Config.Raw, err2 = json.Marshal(cfg); err2 != nil {
 		t.Fatal(err2)
