@@ -29,8 +29,8 @@ func teamMirrors(n int) *configv1.ImageDigestMirrorSet {
 	return fixtures.IDMS("team", entries...)
 }
 
-// warnings returns the Warning events of events.
-func warnings(events []string) []string {
+// warningEvents returns the Warning events of events.
+func warningEvents(events []string) []string {
 	var out []string
 	for _, e := range events {
 		if strings.HasPrefix(e, "Warning ") {
@@ -83,7 +83,7 @@ func TestAWriteThatWouldTakeAPoolsRenderedMachineConfigOverTheLimitIsNotSent(t *
 	if worker < 1400000 || worker > renderedconfig.MaxBytes || master > 20000 {
 		t.Errorf("rendered sizes: worker %.0f, master %.0f; want worker over 1.4 MB and under the limit, master small", worker, master)
 	}
-	events := warnings(drainEvents(s))
+	events := warningEvents(drainEvents(s))
 	if len(events) != 1 || !strings.HasPrefix(events[0], "Warning MachineConfigNearSizeLimit the rendered MachineConfig of pool worker is ") ||
 		!strings.Contains(events[0], "its largest other MachineConfigs: 00-worker (") {
 		t.Errorf("events %q, want one Warning that the worker pool's rendered MachineConfig is near the limit", events)

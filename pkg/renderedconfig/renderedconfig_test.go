@@ -152,16 +152,16 @@ func TestSelect(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0].Name != "00-worker" {
-		t.Errorf("selected %v, want only 00-worker (rendered ones left out)", names(got))
+		t.Errorf("selected %v, want only 00-worker (rendered ones left out)", configNames(got))
 	}
 	none := worker.DeepCopy()
 	none.Spec.MachineConfigSelector = nil
 	if got, _ := renderedconfig.Select(none, all); len(got) != 0 {
-		t.Errorf("a nil selector selected %v, want nothing", names(got))
+		t.Errorf("a nil selector selected %v, want nothing", configNames(got))
 	}
 }
 
-func names(mcs []*mcfgv1.MachineConfig) []string {
+func configNames(mcs []*mcfgv1.MachineConfig) []string {
 	var out []string
 	for _, mc := range mcs {
 		out = append(out, mc.Name)
@@ -182,7 +182,7 @@ func TestAfterCarriesOutThePlan(t *testing.T) {
 	}
 	got := renderedconfig.After([]*mcfgv1.MachineConfig{kept, old, gone}, actions)
 	if len(got) != 3 || got[0] != kept || got[1] != updated || got[2] != created {
-		t.Errorf("after the plan: %v, want 00-worker, the updated 99-worker-generated-registries, 99-master-generated-registries", names(got))
+		t.Errorf("after the plan: %v, want 00-worker, the updated 99-worker-generated-registries, 99-master-generated-registries", configNames(got))
 	}
 }
 
