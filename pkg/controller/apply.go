@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
@@ -28,46 +29,76 @@ type write struct {
 	revert *revert
 }
 
+// maxConcurrentWrites bounds the MachineConfig writes a sync sends at once: each pool's write is one request the API
+// server handles on its own, so the pools' writes need not wait for each other (issue 23 §3), while a plan that
+// rewrites many MachineConfigs does not flood the API server.
+const maxConcurrentWrites = 4
+
 // apply carries out the plan that makes the cluster hold exactly the desired set (machineconfigs.Plan: create the
 // missing MachineConfigs, update those whose meaning differs, delete ours that no render wants, leave unmanaged
 // outputs and other writers' MachineConfigs alone). It is the only place that writes. Writes that change nothing
 // are never sent. A revert of another writer's change that must wait (revertLimiter) is not sent either: deferred
-// says when to sync again, 0 when nothing waits. A failed write does not keep the others from being sent (MCO stops
+// says when to sync again, 0 when nothing waits. The writes go out concurrently, at most maxConcurrentWrites at a
+// time, and are reported in the plan's order. A failed write does not keep the others from being sent (MCO stops
 // at the first pool that fails): the errors are returned together, and the sync is retried.
 func (c *Controller) apply(ctx context.Context, actions []machineconfigs.Action) (writes []write, deferred time.Duration, err error) {
-	logger := klog.FromContext(ctx)
+	results := make([]applied, len(actions))
+	sem := make(chan struct{}, maxConcurrentWrites)
+	var wg sync.WaitGroup
+	for i, a := range actions {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			results[i] = c.carryOut(ctx, a)
+		})
+	}
+	wg.Wait()
 	var errs []error
-	for _, a := range actions {
-		switch a.Op {
-		case machineconfigs.Create:
-			created, err := c.create(ctx, a.Want.Object)
-			switch {
-			case err != nil:
-				errs = append(errs, err)
-			case created != nil:
-				c.reverts.wrote(nil, created, a.Want, false)
-				writes = append(writes, write{key: a.Key, op: machineconfigs.Create, reason: a.Reason(), object: created})
-			default: // it exists already (the cache was behind): update it from a fresh read
-				w, err := c.updateOne(ctx, nil, a.Want, false)
-				errs, writes = appendResult(errs, err, writes, w)
-			}
-		case machineconfigs.Update:
-			isRevert, wait := c.reverts.check(a.Have, a.Want)
-			if wait > 0 {
-				logger.V(2).Info("Another writer keeps changing the MachineConfig: its revert waits", "machineConfig", a.Key.Name(), "wait", wait)
-				if deferred == 0 || wait < deferred {
-					deferred = wait
-				}
-				continue
-			}
-			w, err := c.updateOne(ctx, a.Have, a.Want, isRevert)
-			errs, writes = appendResult(errs, err, writes, w)
-		case machineconfigs.Delete:
-			w, err := c.delete(ctx, a)
-			errs, writes = appendResult(errs, err, writes, w)
+	for _, r := range results {
+		errs, writes = appendResult(errs, r.err, writes, r.write)
+		if r.wait > 0 && (deferred == 0 || r.wait < deferred) {
+			deferred = r.wait
 		}
 	}
 	return writes, deferred, errors.Join(errs...)
+}
+
+// applied is what carrying out one action did: the write sent (nil when none was), how long a held-back revert
+// waits, or why the write failed.
+type applied struct {
+	write *write
+	wait  time.Duration
+	err   error
+}
+
+// carryOut sends the write of one action.
+func (c *Controller) carryOut(ctx context.Context, a machineconfigs.Action) applied {
+	switch a.Op {
+	case machineconfigs.Create:
+		created, err := c.create(ctx, a.Want.Object)
+		switch {
+		case err != nil:
+			return applied{err: err}
+		case created != nil:
+			c.reverts.wrote(nil, created, a.Want, false)
+			return applied{write: &write{key: a.Key, op: machineconfigs.Create, reason: a.Reason(), object: created}}
+		default: // it exists already (the cache was behind): update it from a fresh read
+			w, err := c.updateOne(ctx, nil, a.Want, false)
+			return applied{write: w, err: err}
+		}
+	case machineconfigs.Update:
+		isRevert, wait := c.reverts.check(a.Have, a.Want)
+		if wait > 0 {
+			klog.FromContext(ctx).V(2).Info("Another writer keeps changing the MachineConfig: its revert waits", "machineConfig", a.Key.Name(), "wait", wait)
+			return applied{wait: wait}
+		}
+		w, err := c.updateOne(ctx, a.Have, a.Want, isRevert)
+		return applied{write: w, err: err}
+	case machineconfigs.Delete:
+		w, err := c.delete(ctx, a)
+		return applied{write: w, err: err}
+	}
+	return applied{}
 }
 
 // appendResult adds err to errs, or w, when it records a write, to writes.

@@ -129,6 +129,13 @@ func (s *fakeShell) writes() []string {
 	return out
 }
 
+// sorted returns a sorted copy of ss.
+func sorted(ss []string) []string {
+	out := slices.Clone(ss)
+	slices.Sort(out)
+	return out
+}
+
 // cachedObjects returns every object the informer caches of the input kinds hold, and deep copies of them.
 func (s *fakeShell) cachedObjects() (objects, copies []runtime.Object) {
 	for _, k := range inputs.Kinds {
@@ -160,9 +167,10 @@ func TestSyncWritesOnceAndThenNothing(t *testing.T) {
 	if err := s.syncAndReport(ctx); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"create 99-master-generated-registries", "create 99-worker-generated-registries",
-		"create 97-master-generated-credentialproviderconfig", "create 97-worker-generated-credentialproviderconfig"}
-	if got := s.writes(); !reflect.DeepEqual(got, want) {
+	// The pools' writes go out concurrently (apply): in any order.
+	want := []string{"create 97-master-generated-credentialproviderconfig", "create 97-worker-generated-credentialproviderconfig",
+		"create 99-master-generated-registries", "create 99-worker-generated-registries"}
+	if got := s.writes(); !reflect.DeepEqual(sorted(got), want) {
 		t.Fatalf("first sync wrote %v, want %v", got, want)
 	}
 	for i := range cached {
