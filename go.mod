@@ -22,7 +22,7 @@ require (
 	github.com/vincent-petithory/dataurl v1.0.0
 	golang.org/x/term v0.46.0
 	k8s.io/api v0.36.6
-	k8s.io/apiextensions-apiserver v0.36.0
+	k8s.io/apiextensions-apiserver v0.36.6
 	k8s.io/apimachinery v0.36.6
 	k8s.io/apiserver v0.36.6
 	k8s.io/client-go v0.36.6

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,16 +16,8 @@ func runCLI(t *testing.T, args ...string) (string, string, int) {
 	root.SetArgs(args)
 	root.SetOut(&stdout)
 	root.SetErr(&stderr)
-	err := root.Execute()
-	var exit *exitError
-	switch {
-	case err == nil:
-		return stdout.String(), stderr.String(), 0
-	case errors.As(err, &exit):
-		return stdout.String(), stderr.String(), exit.code
-	}
-	fmt.Fprintf(&stderr, "error: %v\n", err)
-	return stdout.String(), stderr.String(), 2
+	code := exitStatus(root.Execute(), &stderr)
+	return stdout.String(), stderr.String(), code
 }
 
 func writeFile(t *testing.T, path, data string) string {

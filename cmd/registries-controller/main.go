@@ -9,19 +9,12 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openshift/registries-controller/pkg/version"
 )
-
-// exitError carries the exit status a subcommand wants; its message has already been printed.
-type exitError struct{ code int }
-
-func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func newRootCommand() *cobra.Command {
 	root := &cobra.Command{
@@ -40,14 +33,5 @@ func newRootCommand() *cobra.Command {
 }
 
 func main() {
-	err := newRootCommand().Execute()
-	var exit *exitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		os.Exit(exit.code)
-	default:
-		fmt.Fprintf(os.Stderr, "error: %v\n", err)
-		os.Exit(2)
-	}
+	os.Exit(exitStatus(newRootCommand().Execute(), os.Stderr))
 }

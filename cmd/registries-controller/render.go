@@ -83,7 +83,8 @@ largest of a default cluster); read the cluster's figure with
 
 func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	objs, err := inputfiles.ReadDir(o.manifests)
-	if err != nil {
+	var refused *inputs.InvalidError
+	if err != nil && !errors.As(err, &refused) {
 		return err
 	}
 	for _, s := range objs.Skipped {
@@ -92,6 +93,8 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	objs.ReleaseImageFlag = o.releaseImage
 	checker := registriesconf.NewChecker()
 	defer checker.Close()
+	// The objects the API server would accept are rendered even when others are refused, so that every problem
+	// is reported at once: the CRDs' (objs.Refused), then the project's own checks on what passes them.
 	out, err := render.Render(&objs.Inputs, render.Options{Version: version.Version, Checker: checker, InstallTime: true})
 	var rendered []renderedconfig.Size
 	if err == nil {
@@ -103,11 +106,15 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 		}
 	}
 	var invalid *inputs.InvalidError
-	if errors.As(err, &invalid) || len(objs.Refused) > 0 {
-		// What the API server would refuse is reported with what the render refuses, every problem at once.
+	if errors.As(err, &invalid) || refused != nil {
 		problems := slices.Clone(objs.Refused)
 		if invalid != nil {
-			problems = append(problems, invalid.Problems...)
+			for _, p := range invalid.Problems {
+				if p.Where == "" {
+					p.Where = objs.WhereOf(p.At.Object)
+				}
+				problems = append(problems, p)
+			}
 		}
 		inputs.SortProblems(problems)
 		fmt.Fprintln(stderr, (&inputs.InvalidError{Problems: problems}).Error())

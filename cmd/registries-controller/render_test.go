@@ -185,9 +185,10 @@ spec: {matchImages: [quay.io]}
 		t.Fatalf("exit %d, want 1: %s", code, stderr)
 	}
 	for _, want := range []string{
-		`CRIOCredentialProviderConfig "cluster": spec.matchImages[0]: "Registry.COM": invalid matchImages value, must be a valid fully qualified domain name in lowercase with optional wildcard, port, and path`,
-		`CRIOCredentialProviderConfig "cluster": spec.matchImages[1]: "*": global wildcard '*' is not allowed`,
-		`CRIOCredentialProviderConfig "default": metadata.name: "default": criocredentialproviderconfig is a singleton, .metadata.name must be 'cluster'`,
+		`CRIOCredentialProviderConfig "cluster": spec.matchImages[0]: Invalid value: "Registry.COM": invalid matchImages value, must be a valid fully qualified domain name in lowercase with optional wildcard, port, and path; write it as "registry.com" (in `,
+		`CRIOCredentialProviderConfig "cluster": spec.matchImages[1]: Invalid value: "*": global wildcard '*' is not allowed; name the registries`,
+		`CRIOCredentialProviderConfig "default": Invalid value: criocredentialproviderconfig is a singleton, .metadata.name must be 'cluster'; name the object "cluster"`,
+		"creds.yaml (document 2))",
 		"nothing written",
 	} {
 		if !strings.Contains(stderr, want) {

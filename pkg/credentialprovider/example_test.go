@@ -60,17 +60,12 @@ func ExampleRenderProviders_generic() {
 	// Environment="KUBELET_CRIO_IMAGE_CREDENTIAL_PROVIDER_FLAGS=--image-credential-provider-bin-dir=/usr/libexec/kubelet-image-credential-provider-plugins --image-credential-provider-config=/etc/kubernetes/credential-providers/generic-credential-provider.yaml"
 }
 
-func ExampleProblems() {
-	cfg := &configv1.CRIOCredentialProviderConfig{
-		ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
-		Spec:       &configv1.CRIOCredentialProviderConfigSpec{MatchImages: []configv1.MatchImage{"Quay.io", "*"}},
-	}
-	for _, p := range credentialprovider.Problems(cfg) {
-		fmt.Println(p)
-	}
+func ExampleFixHint() {
+	fmt.Println(credentialprovider.FixHint("spec.matchImages[0]", "Quay.io", "invalid matchImages value, must be a valid fully qualified domain name in lowercase with optional wildcard, port, and path"))
+	fmt.Println(credentialprovider.FixHint("spec.matchImages[1]", "*", "global wildcard '*' is not allowed"))
 	// Output:
-	// CRIOCredentialProviderConfig "cluster": spec.matchImages[0]: "Quay.io": invalid matchImages value, must be a valid fully qualified domain name in lowercase with optional wildcard, port, and path; write it as "quay.io"
-	// CRIOCredentialProviderConfig "cluster": spec.matchImages[1]: "*": global wildcard '*' is not allowed; name the registries, e.g. "*.example.com" or "k8s.*"; the kubelet would send every image to the plugin
+	// write it as "quay.io"
+	// name the registries, e.g. "*.example.com" or "k8s.*"; the kubelet would send every image to the plugin
 }
 
 func ExampleMatchImage() {

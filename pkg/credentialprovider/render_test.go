@@ -230,13 +230,13 @@ func TestOverlaps(t *testing.T) {
 }
 
 // TestControlCharacterFails: YAML cannot carry a control character, so MCO's serialisation fails on one, and
-// so does Render; the API refuses such an entry (Problems).
+// so does Render; the API server refuses such an entry by the CRD's pattern rule.
 func TestControlCharacterFails(t *testing.T) {
 	cfg := fixtures.CRIOCredentialProviderConfig("quay.io\x7f")
 	if _, err := credentialprovider.RenderProviders(cfg, configv1.NonePlatformType); err == nil || !strings.Contains(err.Error(), "control characters") {
 		t.Errorf("want the YAML error, got %v", err)
 	}
-	if credentialprovider.Problems(cfg) == nil {
+	if !crdRefuses(t, cfg) {
 		t.Error("the API refuses the entry")
 	}
 }

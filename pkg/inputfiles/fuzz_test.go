@@ -2,15 +2,18 @@ package inputfiles_test
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/openshift/registries-controller/pkg/inputfiles"
+	"github.com/openshift/registries-controller/pkg/inputs"
 )
 
 // FuzzDecode feeds arbitrary bytes to the manifest decoder `render` and `preview` read files with. It must never
-// panic; an error must name the file and the document; and every object it reads must read back the same from
+// panic; an error must name the file and the document, and so must every problem of a refused object; and every
+// object it reads must read back the same from
 // its own JSON, so that what render takes does not depend on how the file spelled it.
 func FuzzDecode(f *testing.F) {
 	for _, seed := range []string{
@@ -30,7 +33,14 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := inputfiles.Decode("in.yaml", data)
-		if err != nil {
+		var invalid *inputs.InvalidError
+		if errors.As(err, &invalid) {
+			for _, p := range invalid.Problems {
+				if !strings.HasPrefix(p.Where, "in.yaml (document ") {
+					t.Fatalf("a problem does not name the file and document: %v", p)
+				}
+			}
+		} else if err != nil {
 			if !strings.HasPrefix(err.Error(), "in.yaml (document ") {
 				t.Fatalf("the error does not name the file and document: %v", err)
 			}

@@ -27,11 +27,14 @@ type Manifests struct {
 	// Skipped has one line per document that is not a render input, e.g.
 	// `examples/ns.yaml (document 2): skipping v1 Namespace "demo": not an input of the render`.
 	Skipped []string
-	// Refused are the problems of objects the API server would refuse before any render sees them: an object of a
-	// singleton kind whose CRD allows no other name (inputs.Kind.SingletonRule).
+	// Refused are the problems of the objects that are not taken: what the API server would refuse by the kind's
+	// CRD (pkg/crdvalidation: types, unknown fields, enums, patterns, CEL rules, every problem of every object at
+	// once), an object that does not decode, an object defined twice. Read, ReadDir and Decode return them as an
+	// *inputs.InvalidError, with the Manifests of the objects taken.
 	Refused []inputs.Problem
 
-	seen map[inputs.ObjectRef]string // -> where
+	seen     map[inputs.ObjectRef]string // -> where
+	unjudged bool                        // DecodeUnjudged: no CRD judges the objects
 }
 
 // Object is one object read, and where.
@@ -42,21 +45,36 @@ type Object struct {
 	Where string
 }
 
-// ReadDir reads every *.yaml, *.yml and *.json file directly in dir, in name order.
+// ReadDir reads every *.yaml, *.yml and *.json file directly in dir, in name order. When objects are refused,
+// the error is an *inputs.InvalidError listing every problem, and the Manifests hold the objects taken.
 func ReadDir(dir string) (*Manifests, error) {
 	o := &Manifests{}
 	if err := o.addDir(dir); err != nil {
 		return nil, err
 	}
-	return o, nil
+	return o, o.Invalid()
 }
+
+// Invalid returns the problems of the refused objects as an *inputs.InvalidError, sorted; nil when none was
+// refused.
+func (o *Manifests) Invalid() error {
+	if len(o.Refused) == 0 {
+		return nil
+	}
+	inputs.SortProblems(o.Refused)
+	return &inputs.InvalidError{Problems: o.Refused}
+}
+
+// WhereOf returns the file and document an object was read from, "" when it was not read.
+func (o *Manifests) WhereOf(ref inputs.ObjectRef) string { return o.seen[ref] }
 
 // Stdin is the path that names standard input in Read, as in `kubectl apply -f -`.
 const Stdin = "-"
 
 // Read reads paths as `kubectl apply -f` takes them, in order: a file, whatever its name; a directory, its
 // *.yaml, *.yml and *.json files in name order, not descending into subdirectories; or Stdin, read from
-// stdin. An object defined twice, in one path or across them, is an error naming both places.
+// stdin. An object defined twice, in one path or across them, is a problem naming both places. Refused objects
+// are returned as ReadDir returns them.
 func Read(paths []string, stdin io.Reader) (*Manifests, error) {
 	o := &Manifests{}
 	for _, p := range paths {
@@ -64,7 +82,7 @@ func Read(paths []string, stdin io.Reader) (*Manifests, error) {
 			return nil, err
 		}
 	}
-	return o, nil
+	return o, o.Invalid()
 }
 
 func (o *Manifests) addPath(p string, stdin io.Reader) error {
@@ -111,13 +129,25 @@ func (o *Manifests) addDir(dir string) error {
 	return nil
 }
 
-// Decode reads the objects of one file's contents; name is used in messages.
+// Decode reads the objects of one file's contents; name is used in messages. Refused objects are returned as
+// ReadDir returns them.
 func Decode(name string, data []byte) (*Manifests, error) {
 	o := &Manifests{}
 	if err := o.Add(name, data); err != nil {
 		return nil, err
 	}
-	return o, nil
+	return o, o.Invalid()
+}
+
+// DecodeUnjudged reads objects as Decode does, without judging them by their CRDs: only for tests of the pure
+// render core fed with MCO's own test data (test/golden), which no API server judged and which it partly refuses
+// (keys that are not PEM, identities that are not domains). Every command judges.
+func DecodeUnjudged(name string, data []byte) (*Manifests, error) {
+	o := &Manifests{unjudged: true}
+	if err := o.Add(name, data); err != nil {
+		return nil, err
+	}
+	return o, o.Invalid()
 }
 
 type typeMeta struct {
@@ -127,7 +157,8 @@ type typeMeta struct {
 	Items      []json.RawMessage     `json:"items"`
 }
 
-// Add decodes every document of a file's contents and adds the objects it holds.
+// Add decodes every document of a file's contents and adds the objects it holds; refused objects are added to
+// Refused. The error says the file cannot be read as documents of objects (YAML or JSON syntax).
 func (o *Manifests) Add(name string, data []byte) error {
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
 	for doc := 1; ; doc++ {
@@ -164,28 +195,36 @@ func (o *Manifests) addObject(where string, raw json.RawMessage) error {
 		return nil
 	}
 	kind := inputs.KindOf(tm.APIVersion, tm.Kind)
-	switch {
-	case kind == nil:
+	if kind == nil {
 		o.skip(where, tm, "not an input of the render")
 		return nil
-	case !kind.Counts(tm.Metadata.Name) && kind.SingletonRule != "":
-		o.Refused = append(o.Refused, inputs.Problem{
-			At:      inputs.FieldRef{Object: inputs.ObjectRef{Kind: kind.Name, Name: tm.Metadata.Name}, Field: "metadata.name"},
-			Value:   tm.Metadata.Name,
-			Message: kind.SingletonRule,
-			Fix:     fmt.Sprintf("name it %q (in %s): the API server accepts no other", kind.Singleton, where),
-		})
+	}
+	// First as the API server judges a create of it, by the kind's CRD: what it refuses never reaches the render.
+	if kind.Snapshot || o.unjudged {
+		// a cluster's own object, read for its status, is not judged as a create; nor is test data (DecodeUnjudged)
+	} else if ps, err := judge(kind, raw, where); err != nil {
+		return err
+	} else if len(ps) > 0 {
+		o.Refused = append(o.Refused, ps...)
 		return nil
-	case !kind.Counts(tm.Metadata.Name):
+	}
+	if !kind.Counts(tm.Metadata.Name) {
 		o.skip(where, tm, fmt.Sprintf("only the %s named %q is read", kind.Name, kind.Singleton))
 		return nil
 	}
 	obj := kind.New()
 	if err := json.Unmarshal(raw, obj); err != nil {
-		return fmt.Errorf("%s: %s %q: %w", where, tm.Kind, tm.Metadata.Name, err)
+		// The CRD accepted it, so this is a field the create does not judge (status, which a create drops).
+		o.Refused = append(o.Refused, inputs.Problem{
+			At:      inputs.FieldRef{Object: inputs.ObjectRef{Kind: kind.Name, Name: tm.Metadata.Name}},
+			Message: "does not decode: " + err.Error(),
+			Where:   where,
+		})
+		return nil
 	}
-	if err := o.remember(where, kind, obj); err != nil {
-		return err
+	if p := o.remember(where, kind, obj); p != nil {
+		o.Refused = append(o.Refused, *p)
+		return nil
 	}
 	o.Inputs.Add(kind, obj)
 	o.Objects = append(o.Objects, Object{Kind: kind, Object: obj, Where: where})
@@ -196,19 +235,28 @@ func (o *Manifests) skip(where string, tm typeMeta, why string) {
 	o.Skipped = append(o.Skipped, fmt.Sprintf("%s: skipping %s %s %q: %s", where, tm.APIVersion, tm.Kind, tm.Metadata.Name, why))
 }
 
-func (o *Manifests) remember(where string, kind *inputs.Kind, obj inputs.Object) error {
-	if obj.GetName() == "" {
-		return fmt.Errorf("%s: %s without metadata.name", where, kind.Name)
-	}
+// remember notes where an object was read; an object read before is a problem naming both places.
+func (o *Manifests) remember(where string, kind *inputs.Kind, obj inputs.Object) *inputs.Problem {
 	if kind.Namespaced && obj.GetNamespace() == "" {
-		return fmt.Errorf("%s: %s %q without metadata.namespace", where, kind.Name, obj.GetName())
+		// The API server takes the namespace from the request; offline there is none.
+		return &inputs.Problem{
+			At:      inputs.FieldRef{Object: inputs.RefOf(kind, obj), Field: "metadata.namespace"},
+			Message: "required: a manifest read offline has no namespace of a kubectl context",
+			Fix:     "write the namespace into the manifest",
+			Where:   where,
+		}
 	}
 	if o.seen == nil {
 		o.seen = map[inputs.ObjectRef]string{}
 	}
 	ref := inputs.RefOf(kind, obj)
 	if prev, dup := o.seen[ref]; dup {
-		return fmt.Errorf("%s: %s is also defined in %s", where, ref, prev)
+		return &inputs.Problem{
+			At:      inputs.FieldRef{Object: ref},
+			Message: "also defined in " + prev,
+			Fix:     "keep one of them",
+			Where:   where,
+		}
 	}
 	o.seen[ref] = where
 	return nil

@@ -44,7 +44,7 @@ items:
 
 const jsonDocs = `{"apiVersion": "config.openshift.io/v1", "kind": "Image", "metadata": {"name": "cluster"},
  "spec": {"registrySources": {"insecureRegistries": ["lab.local"]}}}
-{"apiVersion": "config.openshift.io/v1", "kind": "Image", "metadata": {"name": "other"}}
+{"apiVersion": "config.openshift.io/v1", "kind": "Image", "metadata": {"name": "other"}, "spec": {}}
 {"apiVersion": "config.openshift.io/v1", "kind": "ClusterVersion", "metadata": {"name": "version"},
  "status": {"desired": {"image": "quay.io/ocp/release@sha256:0000000000000000000000000000000000000000000000000000000000000000"}}}
 {"apiVersion": "machineconfiguration.openshift.io/v1", "kind": "MachineConfigPool", "metadata": {"name": "worker", "labels": {"machineconfiguration.openshift.io/mco-built-in": ""}}}
@@ -97,14 +97,17 @@ func TestReadDirErrorsNameTheFileAndDocument(t *testing.T) {
 		{"broken YAML", "apiVersion: v1\nkind: [", "bad.yaml (document 1)"},
 		{"not an object", "- a\n- b\n", "bad.yaml (document 1)"},
 		{"no kind", "apiVersion: v1\nmetadata: {name: x}\n", "apiVersion and kind are required"},
-		{"wrong field type", "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec: {imageDigestMirrors: 3}\n", `bad.yaml (document 1): ImageDigestMirrorSet "a"`},
-		{"no name", "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {}\n", "without metadata.name"},
-		{"twice the same object", "apiVersion: config.openshift.io/v1\nkind: ImageTagMirrorSet\nmetadata: {name: a}\n---\napiVersion: config.openshift.io/v1\nkind: ImageTagMirrorSet\nmetadata: {name: a}\n", "also defined in"},
+		{"wrong field type", "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec: {imageDigestMirrors: 3}\n",
+			`ImageDigestMirrorSet "a": spec.imageDigestMirrors: Invalid value: "integer": spec.imageDigestMirrors in body must be of type array: "integer" (in `},
+		{"a typo", "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec: {imageDigestMirrors: [{source: quay.io/a, mirorrs: [m.local/a]}]}\n",
+			`ImageDigestMirrorSet "a": spec.imageDigestMirrors[0].mirorrs: unknown field "spec.imageDigestMirrors[0].mirorrs"; ` + "the CRD defines no such field"},
+		{"no name", "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {}\nspec: {}\n", `ImageDigestMirrorSet "": metadata.name: Required value: name or generateName is required (in `},
+		{"twice the same object", "apiVersion: config.openshift.io/v1\nkind: ImageTagMirrorSet\nmetadata: {name: a}\nspec: {}\n---\napiVersion: config.openshift.io/v1\nkind: ImageTagMirrorSet\nmetadata: {name: a}\nspec: {}\n", "also defined in"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := inputfiles.ReadDir(writeDir(t, map[string]string{"bad.yaml": tc.data}))
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v, want it to contain %q", err, tc.want)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "bad.yaml (document") {
+				t.Errorf("error %v, want it to contain %q and name the file and document", err, tc.want)
 			}
 		})
 	}
@@ -118,14 +121,14 @@ func TestReadTakesFilesDirectoriesAndStdinAsKubectlApplyDoes(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "sub", "deeper.yaml"), []byte("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: deeper}\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "sub", "deeper.yaml"), []byte("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: deeper}\nspec: {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	single := filepath.Join(t.TempDir(), "image.txt") // a file named on the command line is read whatever its name
 	if err := os.WriteFile(single, []byte(jsonDocs), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdin := strings.NewReader("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: piped}\n")
+	stdin := strings.NewReader("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: piped}\nspec: {}\n")
 
 	objs, err := inputfiles.Read([]string{dir, single, inputfiles.Stdin}, stdin)
 	if err != nil {

@@ -64,9 +64,10 @@ type Kind struct {
 	// Singleton is the one name that counts for kinds read as a single object (the Image "cluster"); "" when
 	// every object of the kind counts.
 	Singleton string
-	// SingletonRule is the API server's message when it refuses an object of a singleton kind with another name
-	// (a CEL rule of the CRD); "" when it accepts any name and only the singleton counts.
-	SingletonRule string
+	// Snapshot is true for the kinds the cluster owns and the render reads for what they report (ClusterVersion,
+	// Infrastructure, MachineConfigPool): offline, their manifests are snapshots of a cluster, often abridged to
+	// the fields read, not objects to create, so they are not judged by their CRD (docs/semantics.md).
+	Snapshot bool
 	// Mirrors is true for the kinds that configure mirrors (ICSP, IDMS, ITMS): any of them means a rendered
 	// registries.conf, and `migrate-icsp` and `preview` treat them alike.
 	Mirrors bool
@@ -168,22 +169,21 @@ var Kinds = []*Kind{
 	{Name: KindImage, Configures: machineconfigs.Registries, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "images", Singleton: ImageConfigName,
 		copyStatus: statusAt(func(o *configv1.Image) *configv1.ImageStatus { return &o.Status }),
 		store:      singleton(func(in *Inputs) **configv1.Image { return &in.Image })},
-	{Name: KindClusterVersion, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "clusterversions", Singleton: ClusterVersionName,
+	{Name: KindClusterVersion, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "clusterversions", Singleton: ClusterVersionName, Snapshot: true,
 		copyStatus: statusAt(func(o *configv1.ClusterVersion) *configv1.ClusterVersionStatus { return &o.Status }),
 		store:      singleton(func(in *Inputs) **configv1.ClusterVersion { return &in.ClusterVersion })},
 	{Name: KindFeatureGate, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "featuregates", Singleton: FeatureGateName, Optional: true,
 		copyStatus: statusAt(func(o *configv1.FeatureGate) *configv1.FeatureGateStatus { return &o.Status }),
 		store:      singleton(func(in *Inputs) **configv1.FeatureGate { return &in.FeatureGate })},
-	{Name: KindMachineConfigPool, GroupVersion: mcfgv1.GroupVersion, install: mcfgv1.Install, Resource: "machineconfigpools",
+	{Name: KindMachineConfigPool, GroupVersion: mcfgv1.GroupVersion, install: mcfgv1.Install, Resource: "machineconfigpools", Snapshot: true,
 		copyStatus: statusAt(func(o *mcfgv1.MachineConfigPool) *mcfgv1.MachineConfigPoolStatus { return &o.Status }),
 		store:      listOf(func(in *Inputs) *[]*mcfgv1.MachineConfigPool { return &in.Pools })},
-	{Name: KindInfrastructure, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "infrastructures", Singleton: InfrastructureName,
+	{Name: KindInfrastructure, GroupVersion: configv1.GroupVersion, install: configv1.Install, Resource: "infrastructures", Singleton: InfrastructureName, Snapshot: true,
 		copyStatus: statusAt(func(o *configv1.Infrastructure) *configv1.InfrastructureStatus { return &o.Status }),
 		store:      singleton(func(in *Inputs) **configv1.Infrastructure { return &in.Infrastructure })},
 	{Name: KindCRIOCredentialProvider, Configures: machineconfigs.CredentialProviders, GroupVersion: configv1.GroupVersion, install: configv1.Install,
 		Resource: "criocredentialproviderconfigs", Singleton: CRIOCredentialProviderConfigName, Gate: GateCRIOCredentialProviderConfig, Optional: true,
-		SingletonRule: "criocredentialproviderconfig is a singleton, .metadata.name must be 'cluster'",
-		Status:        conditionsAt(func(o *configv1.CRIOCredentialProviderConfig) *[]metav1.Condition { return &o.Status.Conditions }),
+		Status: conditionsAt(func(o *configv1.CRIOCredentialProviderConfig) *[]metav1.Condition { return &o.Status.Conditions }),
 		copyStatus: statusAt(func(o *configv1.CRIOCredentialProviderConfig) *configv1.CRIOCredentialProviderConfigStatus {
 			return &o.Status
 		}),

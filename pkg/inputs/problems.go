@@ -70,20 +70,43 @@ type Problem struct {
 	Message string
 	// Fix says what to change.
 	Fix string
+	// FromCRD is true when the API server refuses the value by the kind's CRD (its OpenAPI schema, unknown fields
+	// under strict field validation, or an x-kubernetes-validations rule): Message is then the API server's own
+	// words, which carry the value as it prints it, e.g. `Invalid value: "integer": spec.x in body must be of
+	// type string: "integer"` or `unknown field "spec.imageDigestMirrors[0].mirorrs"`. It is false for the
+	// project's own checks (MCO's rules that no CRD says). docs/semantics.md lists which is which.
+	FromCRD bool
+	// Where names the file and document the object was read from, e.g. "manifests/idms.yaml (document 2)"; ""
+	// for an object read from a cluster.
+	Where string
 }
 
-func (p Problem) String() string {
+// String is the one way a problem is written, offline and by the controller alike:
+//
+//	ImageDigestMirrorSet "team-a": spec.imageDigestMirrors[1].mirrors[0]: "https://m.example.com": a mirror must not carry a scheme; write it as ...
+//	ImageDigestMirrorSet "team-a": spec.imageDigestMirrors[0].mirrors[0]: Invalid value: "integer": spec.imageDigestMirrors[0].mirrors[0] in body must be of type string: "integer" (in idms.yaml (document 1))
+func (p Problem) String() string { return p.At.Object.String() + ": " + p.OnObject() }
+
+// OnObject renders the problem without naming its object, for an event recorded on that object.
+func (p Problem) OnObject() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s: %q: %s", p.At.Object, p.At.Field, p.Value, p.Message)
+	switch {
+	case p.At.Field == "" && (p.FromCRD || p.Value == ""):
+		b.WriteString(p.Message)
+	case p.FromCRD:
+		fmt.Fprintf(&b, "%s: %s", p.At.Field, p.Message)
+	default:
+		fmt.Fprintf(&b, "%s: %q: %s", p.At.Field, p.Value, p.Message)
+	}
 	if p.Fix != "" {
 		b.WriteString("; ")
 		b.WriteString(p.Fix)
 	}
+	if p.Where != "" {
+		fmt.Fprintf(&b, " (in %s)", p.Where)
+	}
 	return b.String()
 }
-
-// OnObject renders the problem without naming its object, for an event recorded on that object.
-func (p Problem) OnObject() string { return strings.TrimPrefix(p.String(), p.At.Object.String()+": ") }
 
 // SortProblems orders problems by object, field and message, so that reports do not depend on the order in
 // which objects were listed.

@@ -88,12 +88,3 @@ func Platform(in *inputs.Inputs) configv1.PlatformType {
 	//lint:ignore SA1019 the deprecated field is all a cluster installed before platformStatus existed has
 	return in.Infrastructure.Status.Platform
 }
-
-// credentialProblems returns what the API server would refuse in the CRIOCredentialProviderConfig, when its
-// feature gate is on.
-func credentialProblems(in *inputs.Inputs) []inputs.Problem {
-	if on, _ := in.FeatureGateEnabled(inputs.GateCRIOCredentialProviderConfig); !on {
-		return nil
-	}
-	return credentialprovider.Problems(in.CRIOCredentialProviderConfig)
-}

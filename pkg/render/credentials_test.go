@@ -2,7 +2,6 @@ package render_test
 
 import (
 	"encoding/base64"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,25 +123,5 @@ func TestTheCredentialProvidersOutputFollowsTheObjectTheGateAndTheCRD(t *testing
 				t.Errorf("warnings %q, want one containing %q", got, tc.warning)
 			}
 		})
-	}
-}
-
-func TestAnInvalidCRIOCredentialProviderConfigIsReportedWithTheOtherProblems(t *testing.T) {
-	in := credentialInputs(configv1.NonePlatformType, "Registry.COM", "*")
-	in.ImageDigestMirrorSets = append(in.ImageDigestMirrorSets, fixtures.IDMS("bad", fixtures.Mirror("quay.io/x", "https://m.local/x")))
-	_, err := render.Render(in, opts)
-	var invalid *inputs.InvalidError
-	if !errors.As(err, &invalid) {
-		t.Fatalf("want an invalid-input error, got %v", err)
-	}
-	text := invalid.Error()
-	for _, want := range []string{
-		`CRIOCredentialProviderConfig "cluster": spec.matchImages[0]: "Registry.COM": invalid matchImages value`,
-		`CRIOCredentialProviderConfig "cluster": spec.matchImages[1]: "*": global wildcard '*' is not allowed`,
-		`ImageDigestMirrorSet "bad"`,
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("problems lack %q:\n%s", want, text)
-		}
 	}
 }

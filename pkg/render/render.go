@@ -89,7 +89,9 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 			ps = append(ps, imagepolicy.Problems(in)...)
 		}
 		ps = append(ps, ctrcfgProblems...)
-		if ps = append(ps, credentialProblems(in)...); len(ps) > 0 {
+		// The CRIOCredentialProviderConfig has no rules besides its CRD's, which the API server applies (offline,
+		// pkg/inputfiles through pkg/crdvalidation).
+		if len(ps) > 0 {
 			inputs.SortProblems(ps)
 			return nil, &inputs.InvalidError{Problems: ps}
 		}

@@ -30,7 +30,9 @@ func Input(t *testing.T, dir string) *inputs.Inputs {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs, err := inputfiles.Decode("input.yaml", data)
+	// MCO's test data, which the API server partly refuses (keys that are not PEM): the render core is proven on
+	// it as MCO's is, unjudged.
+	objs, err := inputfiles.DecodeUnjudged("input.yaml", data)
 	if err != nil {
 		t.Fatal(err)
 	}

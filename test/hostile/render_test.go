@@ -82,12 +82,24 @@ func TestRenderRejectsEveryHostileInputAtItsFieldAndWritesNothing(t *testing.T) 
 
 // reports tells whether output names the problem at a: its object, field and (quoted, as problems print values)
 // value. An empty value is not checked (a problem of the whole field).
+//
+// The project's own checks print the value right after the field; the API server's (a CRD's rule, the same
+// words offline) print it after their verdict, e.g. `spec.x: Invalid value: "v": ...`.
 func reports(output string, a at) bool {
-	line := a.kind + ` "` + a.name + `": ` + a.field + ": "
-	if a.value != "" || strings.HasSuffix(a.field, "]") {
-		line += strconv.Quote(a.value)
+	prefix := a.kind + ` "` + a.name + `": ` + a.field + ": "
+	withValue := a.value != "" || strings.HasSuffix(a.field, "]")
+	for _, line := range strings.Split(output, "\n") {
+		i := strings.Index(line, prefix)
+		if i < 0 {
+			continue
+		}
+		rest := line[i+len(prefix):]
+		if !withValue || strings.HasPrefix(rest, strconv.Quote(a.value)) ||
+			(strings.HasSuffix(rest[:strings.Index(rest+":", ":")], "value") && strings.Contains(rest, strconv.Quote(a.value))) {
+			return true
+		}
 	}
-	return strings.Contains(output, line)
+	return false
 }
 
 // loadNodeFiles loads every registries.conf and policy.json under root with containers/image, and returns how
