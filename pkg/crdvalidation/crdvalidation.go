@@ -80,7 +80,7 @@ type kind struct {
 	hasStatus       bool
 	structural      *structuralschema.Structural
 	schemaValidator apiservervalidation.SchemaValidator
-	celValidator    *cel.Validator
+	celValidator    *cel.Validator // nil when the schema has no x-kubernetes-validations rule
 }
 
 var (
@@ -170,11 +170,13 @@ func (k *kind) judge(ctx context.Context, u *unstructured.Unstructured) (Verdict
 	}
 	errs = append(errs, schemaobjectmeta.Validate(nil, u.Object, k.structural, false)...)
 	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, k.structural, u.Object)...)
-	if blocked := blockingError(errs); blocked != nil {
-		errs = append(errs, blocked)
-	} else {
-		celErrs, _ := k.celValidator.Validate(ctx, nil, k.structural, u.Object, nil, celconfig.RuntimeCELCostBudget)
-		errs = append(errs, celErrs...)
+	if k.celValidator != nil { // nil: the schema has no CEL rule, and the API server says nothing about them
+		if blocked := blockingError(errs); blocked != nil {
+			errs = append(errs, blocked)
+		} else {
+			celErrs, _ := k.celValidator.Validate(ctx, nil, k.structural, u.Object, nil, celconfig.RuntimeCELCostBudget)
+			errs = append(errs, celErrs...)
+		}
 	}
 	v.Errors = errs
 	return v, nil

@@ -94,7 +94,8 @@ func reports(output string, a at) bool {
 			continue
 		}
 		rest := line[i+len(prefix):]
-		if !withValue || strings.HasPrefix(rest, strconv.Quote(a.value)) ||
+		// The API server leaves a value too long to print out of its message.
+		if !withValue || strings.HasPrefix(rest, strconv.Quote(a.value)) || strings.HasPrefix(rest, "Too long: ") ||
 			(strings.HasSuffix(rest[:strings.Index(rest+":", ":")], "value") && strings.Contains(rest, strconv.Quote(a.value))) {
 			return true
 		}
