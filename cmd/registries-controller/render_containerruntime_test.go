@@ -127,6 +127,12 @@ spec:
   containerRuntimeConfig:
     pidsLimit: 10
     overlaySize: 10Gi
+---
+apiVersion: machineconfiguration.openshift.io/v1
+kind: ContainerRuntimeConfig
+metadata: {name: bad-path}
+spec:
+  containerRuntimeConfig:
     additionalLayerStores: [{path: relative/store}]
 `)
 	out, root := filepath.Join(dir, "out"), filepath.Join(dir, "root")
@@ -139,7 +145,8 @@ spec:
 		`ContainerRuntimeConfig "bad": spec.containerRuntimeConfig.pidsLimit: "10": invalid PidsLimit 10`,
 		`spec.containerRuntimeConfig.overlaySize: "10Gi": containers/storage refuses`,
 		`write 10G`,
-		`spec.containerRuntimeConfig.additionalLayerStores[0].path: "relative/store"`,
+		// the CRD's rule, in the API server's words: the project's checks see only what passes the CRD
+		`ContainerRuntimeConfig "bad-path": spec.containerRuntimeConfig.additionalLayerStores[0].path: Invalid value: "relative/store": path must be absolute`,
 		"nothing written",
 	} {
 		if !strings.Contains(stderr, want) {
