@@ -11,55 +11,98 @@ LDFLAGS := -X github.com/openshift/registries-controller/pkg/version.Version=$(V
 PKGS := ./...
 TEST_TIMEOUT ?= 40m
 
-.PHONY: all build image image-binary test test-kubelet test-race unit run bench bench-merge bench-controller fuzz verify \
-	test-assets test-registry crds clean
+.PHONY: all build image image-binary test unit integration e2e tier-unit tier-integration tier-e2e test-prereqs tools \
+	test-kubelet run bench bench-merge bench-controller fuzz verify test-assets test-registry promtool crds clean
 
 all: build
 
+# Every build without the race detector uses CGO_ENABLED=0 and -trimpath, the flags of the image's static binary,
+# so that the binary, the image and the tests share one compile of every package (the race detector needs cgo: its
+# builds are the only others).
+PLAIN := CGO_ENABLED=0
+PLAIN_FLAGS := -trimpath
+
 build:
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/registries-controller
+	$(PLAIN) $(GO) build $(PLAIN_FLAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/registries-controller
 
 # image: the container image, built offline with only Go (hack/image.sh): the OCI layout _output/image/oci and
 # the tarball _output/image/registries-controller.tar. The Dockerfile builds the same image for the release
-# pipeline; its builder stage runs image-binary.
+# pipeline; its builder stage runs image-binary. On Linux the image carries the binary make build made (the same
+# flags), so the binary is compiled and linked once.
 IMAGE_DIR := _output/image
 IMAGE_BIN := $(IMAGE_DIR)/registries-controller
-image: image-binary
+image: build
+	@mkdir -p $(IMAGE_DIR)
+	if [ "$$($(GO) env GOOS)" = linux ]; then cp $(BIN) $(IMAGE_BIN); else $(MAKE) image-binary; fi
 	hack/image.sh $(IMAGE_BIN) $(VERSION)
 
 # image-binary: the statically linked binary the image carries.
 image-binary:
-	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(IMAGE_BIN) ./cmd/registries-controller
+	$(PLAIN) GOOS=linux $(GO) build $(PLAIN_FLAGS) -ldflags '$(LDFLAGS)' -o $(IMAGE_BIN) ./cmd/registries-controller
 
-# test runs every test, against a real kube-apiserver and etcd and a container registry built from the pinned
-# modules in hack/tools (built once, then cached: see hack/test-assets.sh and hack/test-registry.sh), the alerts'
-# rule tests with promtool, built from the pinned Prometheus module the same way (hack/promtool.sh), the kubelet's
-# own credential provider code against the rendered files (test-kubelet), then the controller's code under the race
-# detector (test-race).
-test: build image test-kubelet
-	assets="$$(hack/test-assets.sh)" && registry="$$(hack/test-registry.sh)" && promtool="$$(hack/promtool.sh)" && \
-	KUBEBUILDER_ASSETS="$$assets" REGISTRIES_CONTROLLER_TEST_REGISTRY="$$registry" PROMTOOL="$$promtool" \
-		REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" REGISTRIES_CONTROLLER_IMAGE="$(CURDIR)/$(IMAGE_DIR)/oci" \
-		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
-	$(MAKE) test-race
+# The tests, in three tiers; hack/test-packages.sh assigns every package to one of them from what its tests need:
+#   make unit         the packages that need no control plane, no binary and no registry: they use the test cache,
+#                     so after a change only the packages it reaches run again;
+#   make integration  the packages that start a control plane (a real kube-apiserver and etcd, one per package);
+#   make e2e          the controller binary, real pulls through a registry on loopback, the image, the alerts'
+#                     rule tests with promtool, and the kubelet's own credential provider code (test-kubelet);
+#   make test         all of them: first the binary, the image and the three tool builds (kube-apiserver, kubectl
+#                     and etcd; the registry; promtool) at once, then the tiers.
+# The tools are built from the pinned modules in hack/tools once, then cached (hack/test-assets.sh,
+# hack/test-registry.sh, hack/promtool.sh). The controller's code (pkg/ and test/integration) runs under the race
+# detector, once: its tier runs it with -race and never again without.
+TEST_JOBS ?= 5
+test:
+	hack/test-packages.sh --check
+	$(MAKE) -j$(TEST_JOBS) --output-sync=target test-prereqs
+	$(MAKE) tier-unit tier-integration tier-e2e
 
-# test-race runs the controller's code under the race detector: the packages of pkg/ and the controller run
-# in-process against a real control plane (test/integration). pkg/registries is left out: the merge runs on one
-# goroutine, and its differential tests take ten times longer under the detector.
-RACE_PKGS = $(filter-out %/pkg/registries,$(shell $(GO) list ./pkg/...)) ./test/integration/
-test-race: build
-	assets="$$(hack/test-assets.sh)" && \
-	KUBEBUILDER_ASSETS="$$assets" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
-		$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
+test-prereqs: build image tools
+
+unit: tier-unit
+integration: build test-assets-built test-registry-built
+	$(MAKE) tier-integration
+e2e: build image tools
+	$(MAKE) tier-e2e
+
+# INTEGRATION_ENV, E2E_ENV: the paths of the binary, the image and the tools each tier uses (the scripts print a
+# built tool's path at once).
+INTEGRATION_ENV = KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" REGISTRIES_CONTROLLER_TEST_REGISTRY="$$(hack/test-registry.sh)" \
+	REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)"
+E2E_ENV = $(INTEGRATION_ENV) PROMTOOL="$$(hack/promtool.sh)" REGISTRIES_CONTROLLER_IMAGE="$(CURDIR)/$(IMAGE_DIR)/oci"
+
+# go-test TIER MODE FLAGS runs the tier's packages of one mode (race or plain), with its flags.
+go-test = pkgs="$$(hack/test-packages.sh $(1) $(2))" && if [ -n "$$pkgs" ]; then \
+	REGISTRIES_CONTROLLER_TEST_TIER=$(1) $(3) $$pkgs; fi
+
+# tier-*: a tier alone, without building what it uses first (make test has built it).
+tier-unit:
+	$(call go-test,unit,race,$(GO) test -race -timeout $(TEST_TIMEOUT))
+	$(call go-test,unit,plain,$(PLAIN) $(GO) test $(PLAIN_FLAGS) -timeout $(TEST_TIMEOUT))
+
+tier-integration:
+	$(call go-test,integration,race,$(INTEGRATION_ENV) $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT))
+	$(call go-test,integration,plain,$(INTEGRATION_ENV) $(PLAIN) $(GO) test $(PLAIN_FLAGS) -count=1 -timeout $(TEST_TIMEOUT))
+
+tier-e2e: test-kubelet
+	$(call go-test,e2e,race,$(E2E_ENV) $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT))
+	$(call go-test,e2e,plain,$(E2E_ENV) $(PLAIN) $(GO) test $(PLAIN_FLAGS) -count=1 -timeout $(TEST_TIMEOUT))
 
 # test-kubelet proves pkg/credentialprovider with the kubelet's own code: the separate module test/kubeletcreds
 # requires k8s.io/kubernetes at the version hack/tools/k8s pins (its go.sum is committed).
 test-kubelet:
-	cd test/kubeletcreds && $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
+	cd test/kubeletcreds && $(PLAIN) $(GO) test $(PLAIN_FLAGS) -count=1 -timeout $(TEST_TIMEOUT) ./...
 
-# unit runs the tests that need no control plane.
-unit:
-	$(GO) test -count=1 -short ./pkg/... ./cmd/... ./hack/verify-test-helpers/
+# tools: the three pinned tool builds, each cached once built; make -j builds them at once.
+tools: test-assets-built test-registry-built promtool-built
+
+.PHONY: test-assets-built test-registry-built promtool-built
+test-assets-built:
+	hack/test-assets.sh >/dev/null
+test-registry-built:
+	hack/test-registry.sh >/dev/null
+promtool-built:
+	hack/promtool.sh >/dev/null
 
 # fuzz runs every Go fuzz target of the repository for FUZZTIME each (make test runs only their seeds).
 FUZZTIME ?= 60s
@@ -106,6 +149,9 @@ test-assets:
 
 test-registry:
 	@hack/test-registry.sh
+
+promtool:
+	@hack/promtool.sh
 
 crds:
 	hack/update-crds.sh

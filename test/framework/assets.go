@@ -31,6 +31,9 @@ const crdDir = "pkg/crds"
 // and reuses its cache afterwards; its progress goes to stderr). The error wraps ErrNoAssets when the binaries
 // cannot be obtained.
 func AssetsDir() (string, error) {
+	if err := outsideUnitTier("a control plane"); err != nil {
+		return "", fmt.Errorf("%w: %w", ErrNoAssets, err)
+	}
 	if dir := os.Getenv(EnvAssets); dir != "" {
 		if err := checkAssets(dir); err != nil {
 			return "", fmt.Errorf("%w: %s=%s: %w", ErrNoAssets, EnvAssets, dir, err)

@@ -30,6 +30,9 @@ var (
 // test binary (with the containers_image_openpgp tag, as make builds it).
 func ControllerBinary() (string, error) {
 	binOnce.Do(func() {
+		if binErr = outsideUnitTier("the controller binary"); binErr != nil {
+			return
+		}
 		if binPath = os.Getenv(EnvControllerBinary); binPath != "" {
 			return
 		}

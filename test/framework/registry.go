@@ -55,6 +55,9 @@ func RegistryBinary() (string, error) {
 
 func findRegistryBinary() (string, error) {
 	hint := fmt.Sprintf("run make test, or set %s to the path %s prints", EnvRegistryBinary, testRegistryScript)
+	if err := outsideUnitTier("a container registry"); err != nil {
+		return "", fmt.Errorf("%w: %w", ErrNoRegistry, err)
+	}
 	if path := os.Getenv(EnvRegistryBinary); path != "" {
 		if err := checkExecutable(path); err != nil {
 			return "", fmt.Errorf("%w: %s=%s: %w (%s)", ErrNoRegistry, EnvRegistryBinary, path, err, hint)
