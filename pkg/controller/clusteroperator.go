@@ -399,7 +399,7 @@ func summary(conds []configv1.ClusterOperatorStatusCondition) string {
 	return strings.Join(parts, " ")
 }
 
-// operatorMetrics is registries_controller_rollout_degraded{pool}: 1 while a pool is degraded before a write of
+// operatorMetrics is registries_controller_rollout_degraded{pool, output}: 1 while a pool is degraded before a write of
 // this controller is live on it, 0 otherwise (the RegistriesControllerRolloutDegraded alert).
 type operatorMetrics struct {
 	rolloutDegraded *prometheus.GaugeVec

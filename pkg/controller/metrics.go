@@ -18,7 +18,7 @@ const metricsNamespace = "registries_controller"
 //	registries_controller_invalid_objects
 //	registries_controller_last_successful_sync_timestamp_seconds
 //	registries_controller_rollout_pending{pool, output}, registries_controller_rollout_duration_seconds{pool, output} (rollout.go)
-//	registries_controller_rollout_degraded{pool} (clusteroperator.go)
+//	registries_controller_rollout_degraded{pool, output} (clusteroperator.go)
 //	workqueue_* {name="registries-controller"} (depth, adds, latency, work duration, retries, ...)
 type controllerMetrics struct {
 	syncs          *prometheus.CounterVec
