@@ -42,6 +42,12 @@ type previewOptions struct {
 	deletes    []string
 	kubeconfig string
 	verbose    bool
+	// verify, with the check flags, runs verify's checks on the configuration the manifests would produce
+	// (preview_verify.go).
+	verify       bool
+	verifyImages string
+	releaseImage string
+	checkFlags
 }
 
 func newPreviewCommand() *cobra.Command {
@@ -73,8 +79,12 @@ every problem, as the controller's InvalidMirrorConfiguration event on each obje
 It writes nothing, neither to the cluster (no server-side dry run, which needs write permission) nor
 to disk.
 
-Exit status, as kubectl diff: 0 nothing would change; 1 the controller would write a MachineConfig;
-2 error; 3 the result would be invalid, so nothing would be applied.`,
+With --verify it then asks the registries, as 'verify' does, whether every pull of the release image the
+cluster runs or moves to (or --release-image) and its payload, and of the images of --verify-images, works
+under the configuration the worker pool would get, and prints verify's report after the preview.
+
+Exit status, as kubectl diff: 0 nothing would change; 1 the controller would write a MachineConfig, or with
+--verify a pull would fail; 2 error; 3 the result would be invalid, so nothing would be applied.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, syscall.SIGINT)
@@ -87,6 +97,7 @@ Exit status, as kubectl diff: 0 nothing would change; 1 the controller would wri
 	cmd.Flags().StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, ~/.kube/config, in-cluster)")
 	cmd.Flags().BoolVar(&o.verbose, "verbose", false, "list every warning; repeated warnings are grouped, five shown per reason")
 	cmd.MarkFlagsOneRequired("filename", "delete")
+	o.addVerifyFlags(cmd)
 	return cmd
 }
 
@@ -151,6 +162,11 @@ func (o *previewOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	printSizeWarnings(&buf, out)
 	if _, err := buf.WriteTo(stdout); err != nil {
 		return err
+	}
+	if o.verify {
+		if err := o.verifyPulls(ctx, stdout, stderr, next); err != nil {
+			return err
+		}
 	}
 	if changed {
 		return &exitError{code: previewChanged}

@@ -45,9 +45,14 @@ type checkFlags struct {
 }
 
 func (c *checkFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&c.output, "output", "o", "text", "text or json")
+	c.addWithoutOutput(cmd)
+}
+
+// addWithoutOutput adds the flags of how the registries are asked.
+func (c *checkFlags) addWithoutOutput(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&c.authFile, "authfile", "", "the node's global pull secret (e.g. a copy of /var/lib/kubelet/config.json): the credentials each place is asked with")
 	cmd.Flags().StringVar(&c.certsDir, "certs-dir", "", "a certs.d directory (HOST[:PORT]/*.crt), as the node's /etc/containers/certs.d: CAs trusted per registry")
-	cmd.Flags().StringVarP(&c.output, "output", "o", "text", "text or json")
 	cmd.Flags().DurationVar(&c.timeout, "timeout", 10*time.Second, "bound of each request to a registry")
 	cmd.Flags().IntVar(&c.concurrency, "concurrency", 32, "requests in flight, overall")
 	cmd.Flags().IntVar(&c.perRegistry, "per-registry", 8, "requests in flight to one registry")
