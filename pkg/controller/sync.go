@@ -94,7 +94,9 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 	}
 	if errors.As(err, &res.invalid) {
 		res.statusWrites, err = c.updateStatus(ctx, res)
-		return res, err
+		crcWrites, crcErr := c.updateContainerRuntimeConfigs(ctx, res)
+		res.statusWrites = append(res.statusWrites, crcWrites...)
+		return res, errors.Join(err, crcErr)
 	}
 	if err != nil {
 		return res, fmt.Errorf("rendering: %w", err)
@@ -122,7 +124,9 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 		return res, res.applyErr
 	}
 	res.statusWrites, err = c.updateStatus(ctx, res)
-	return res, err
+	crcWrites, crcErr := c.updateContainerRuntimeConfigs(ctx, res)
+	res.statusWrites = append(res.statusWrites, crcWrites...)
+	return res, errors.Join(err, crcErr)
 }
 
 // generated returns the MachineConfigs of all named as those this controller writes.

@@ -80,6 +80,9 @@ type Kind struct {
 	// Status reads and sets the status.conditions of objects of this kind, for the kinds the controller reports
 	// on through their status (the signature policies, the CRIOCredentialProviderConfig); nil for the others.
 	Status *StatusAccess
+	// OwnStatus is true for a kind whose status the controller writes in a shape of its own, not through Status:
+	// the ContainerRuntimeConfig's conditions are MCO's (docs/semantics.md §11.5).
+	OwnStatus bool
 	// copyStatus sets an object's status to another's; nil for kinds without status (ImageContentSourcePolicy).
 	copyStatus func(dst, src Object)
 	// Configures is the generated output whose rollouts are attributed to objects of this kind: the
@@ -189,7 +192,7 @@ var Kinds = []*Kind{
 		}),
 		store: singleton(func(in *Inputs) **configv1.CRIOCredentialProviderConfig { return &in.CRIOCredentialProviderConfig })},
 	{Name: KindContainerRuntimeConfig, Configures: machineconfigs.ContainerRuntime, GroupVersion: mcfgv1.GroupVersion, install: mcfgv1.Install,
-		Resource:   "containerruntimeconfigs",
+		Resource: "containerruntimeconfigs", OwnStatus: true,
 		copyStatus: statusAt(func(o *mcfgv1.ContainerRuntimeConfig) *mcfgv1.ContainerRuntimeConfigStatus { return &o.Status }),
 		store:      listOf(func(in *Inputs) *[]*mcfgv1.ContainerRuntimeConfig { return &in.ContainerRuntimeConfigs })},
 }

@@ -105,15 +105,16 @@ func IsGenerated(obj any) bool {
 }
 
 // Ours reports whether mc, whose name is key's, was written by this controller, and may be deleted when no render
-// wants it: its role label names key's pool, it carries the version annotation, and, for an output whose objects
-// control their MachineConfigs, a controller reference to an object of the owner kind. A name alone never makes a
+// wants it: its role label names key's pool, it carries the version annotation (unless the output writes none,
+// Output.NoVersion), and, for an output whose objects control their MachineConfigs, a controller reference to an
+// object of the owner kind. A name alone never makes a
 // MachineConfig ours (MCO deletes every MachineConfig whose name contains generated-containerruntime, an admin's
 // included: a defect).
 func Ours(key Key, mc *mcfgv1.MachineConfig) bool {
 	if mc.Labels[mcfgv1.MachineConfigRoleLabelKey] != key.Pool {
 		return false
 	}
-	if _, ok := mc.Annotations[VersionAnnotation]; !ok {
+	if _, ok := mc.Annotations[VersionAnnotation]; !ok && !key.Output.NoVersion {
 		return false
 	}
 	return !key.Output.Owner.Controller || key.Output.Owner.controls(mc.OwnerReferences)

@@ -30,7 +30,7 @@ type Desired struct {
 }
 
 // NewDesired returns the MachineConfig of key (docs/semantics.md §3): the role label (the pool's name), the version
-// annotation, the owner reference when owner has a UID (an object read from a file at install time has none, and a
+// annotation (none for an output of Output.NoVersion), the owner reference when owner has a UID (an object read from a file at install time has none, and a
 // reference needs one) and raw, the Ignition config of files (Encode; MachineConfigs writing the same files share
 // one encoding).
 func NewDesired(key Key, files nodefiles.Files, raw []byte, owner *metav1.OwnerReference, version string) *Desired {
@@ -43,6 +43,9 @@ func NewDesired(key Key, files nodefiles.Files, raw []byte, owner *metav1.OwnerR
 		},
 		Spec: mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: bytes.Clone(raw)}},
 	}
+	if key.Output.NoVersion {
+		mc.Annotations = nil
+	}
 	if owner != nil && owner.UID != "" {
 		mc.OwnerReferences = []metav1.OwnerReference{*owner}
 	}
@@ -54,6 +57,9 @@ func NewDesired(key Key, files nodefiles.Files, raw []byte, owner *metav1.OwnerR
 func (d *Desired) WithVersion(version string) *Desired {
 	out := *d
 	out.Object = d.Object.DeepCopy()
+	if out.Object.Annotations == nil {
+		out.Object.Annotations = map[string]string{}
+	}
 	if version == "" {
 		delete(out.Object.Annotations, VersionAnnotation)
 	} else {

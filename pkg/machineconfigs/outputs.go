@@ -54,6 +54,12 @@ type Output struct {
 	// Owner is the kind of object the output's MachineConfigs are rendered from; a MachineConfig carries an owner
 	// reference to its object once the object has a UID (read from a file at install time, it has none).
 	Owner OwnerKind
+	// NoVersion is true when the output's MachineConfigs carry no version annotation (VersionAnnotation). MCO's
+	// render controller refuses to render a pool while one of its MachineConfigs names in that annotation another
+	// build than MCO's own, and a MachineConfig MCO's container-runtime-config controller would write must carry
+	// MCO's build or nothing (docs/design.md, "The ContainerRuntimeConfig output"). Such an output's objects
+	// control their MachineConfigs (Owner.Controller): the controller reference says they are ours.
+	NoVersion bool
 }
 
 // PoolScope says which pools get an output's MachineConfigs.
@@ -159,6 +165,7 @@ var ContainerRuntime = &Output{
 	PerObject: true,
 	Pools:     OnSelectedPools,
 	Owner:     OwnerKind{APIVersion: machineConfigurationGroupVersion, Kind: "ContainerRuntimeConfig", Controller: true},
+	NoVersion: true,
 }
 
 // Outputs lists every output, in the order the controller writes them.

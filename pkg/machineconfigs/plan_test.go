@@ -277,3 +277,31 @@ func TestAPlanCarriesWhatEachWriteNeeds(t *testing.T) {
 		t.Errorf("delete: %+v", d)
 	}
 }
+
+// A ContainerRuntimeConfig's MachineConfig carries no version annotation (MCO's render controller refuses one of
+// another build); the controller reference to its object says it is ours, as it says so of MCO's own.
+func TestContainerRuntimeMachineConfigsAreOursByTheirControllerReference(t *testing.T) {
+	key := machineconfigs.Key{Pool: "worker", Output: machineconfigs.ContainerRuntime, Suffix: 1}
+	owner := machineconfigs.ContainerRuntime.Owner.Reference("b", types.UID("uid-b"))
+	d := machineconfigs.NewDesired(key, nodefiles.Files{logLevel}, []byte(`{"ignition":{"version":"3.5.0"}}`), owner, "v1.2.3")
+	if len(d.Object.Annotations) != 0 {
+		t.Errorf("annotations %v, want none", d.Object.Annotations)
+	}
+	if d.Object.Name != "99-worker-generated-containerruntime-1" || len(d.Object.OwnerReferences) != 1 ||
+		!*d.Object.OwnerReferences[0].Controller || !*d.Object.OwnerReferences[0].BlockOwnerDeletion {
+		t.Errorf("MachineConfig %s, owners %v", d.Object.Name, d.Object.OwnerReferences)
+	}
+	if !machineconfigs.Ours(key, d.Object) {
+		t.Error("not ours")
+	}
+	mcos := d.Object.DeepCopy()
+	mcos.Annotations = map[string]string{machineconfigs.VersionAnnotation: "f1a2b3c"}
+	if !machineconfigs.Ours(key, mcos) {
+		t.Error("MCO's MachineConfig of the object is not taken over")
+	}
+	admins := d.Object.DeepCopy()
+	admins.OwnerReferences = nil
+	if machineconfigs.Ours(key, admins) {
+		t.Error("an admin's MachineConfig named alike, without the controller reference, is taken for ours")
+	}
+}

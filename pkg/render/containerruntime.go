@@ -37,7 +37,13 @@ func containerRuntime(in *inputs.Inputs, pools []*mcfgv1.MachineConfigPool, inst
 	stores, gateWarning := in.FeatureGateEnabled(inputs.GateAdditionalStorageConfig)
 	var warnings, problems []inputs.Problem
 	res := &ContainerRuntime{Pools: map[string][]string{}, Stores: stores}
+	var live []*mcfgv1.ContainerRuntimeConfig
 	for _, crc := range in.ContainerRuntimeConfigs {
+		if crc.DeletionTimestamp == nil { // an object being deleted renders nothing: its MachineConfigs go first
+			live = append(live, crc)
+		}
+	}
+	for _, crc := range live {
 		problems = append(problems, containerruntime.Problems(crc)...)
 		res.Pools[crc.Name] = containerruntime.SelectedPools(crc, pools)
 		if len(res.Pools[crc.Name]) == 0 {
@@ -51,12 +57,12 @@ func containerRuntime(in *inputs.Inputs, pools []*mcfgv1.MachineConfigPool, inst
 			warnings = append(warnings, *gateWarning)
 		}
 	}
-	res.Assignment = containerruntime.AssignSuffixes(in.ContainerRuntimeConfigs, res.Pools, installTime)
+	res.Assignment = containerruntime.AssignSuffixes(live, res.Pools, installTime)
 	problems = append(problems, res.Assignment.Problems...)
 	if len(problems) > 0 {
 		return out, res, problems, warnings
 	}
-	for _, crc := range in.ContainerRuntimeConfigs {
+	for _, crc := range live {
 		n, ok := res.Assignment.Suffix[crc.Name]
 		if !ok {
 			continue

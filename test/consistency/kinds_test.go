@@ -67,10 +67,10 @@ func TestTheKindsTableTheClusterRoleAndTheCRDsAgree(t *testing.T) {
 				t.Errorf("%s: the ClusterRole does not grant %s on %s.%s", k.Name, verb, resource, group)
 			}
 		}
-		if k.Status != nil && !grants(group, resource+"/status", "update") {
+		if (k.Status != nil || k.OwnStatus) && !grants(group, resource+"/status", "update") {
 			t.Errorf("%s: the controller writes its status, the ClusterRole does not grant update on %s/status", k.Name, resource)
 		}
-		if k.Status == nil && grants(group, resource+"/status", "update") {
+		if k.Status == nil && !k.OwnStatus && grants(group, resource+"/status", "update") {
 			t.Errorf("%s: the ClusterRole grants update on %s/status, which the controller never writes", k.Name, resource)
 		}
 		if !crdOf(copied, resource) {
