@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -23,6 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"sigs.k8s.io/yaml"
 
+	"github.com/openshift/registries-controller/pkg/endpoints"
 	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 )
@@ -59,6 +61,9 @@ const (
 //   - change-minus-settle-ms: median time from the API server accepting one changed object to the worker
 //     MachineConfig carrying it, minus the settle delay.
 //
+// With REGISTRIES_BENCH_PROFILE_DIR set, it also saves the controller's heap profile right after each burst has
+// settled, its peak (saveHeapProfile).
+//
 // The last case runs the 5,000 objects' burst alone with --max-settle-delay=10s, the default until 2026-12: shorter
 // than kubectl takes to apply them, so it writes every 10 s while kubectl goes on (the default, 2m, is longer).
 func BenchmarkScaleBurst(b *testing.B) {
@@ -90,6 +95,7 @@ func BenchmarkScaleBurst(b *testing.B) {
 			time.Sleep(scaleQuiet)
 
 			burst := measureBurst(b, p, proxy, writes, func() { cp.RunKubectl(b, "apply", "-f", dir) }, expectFinal(set))
+			p.saveHeapProfile(b, b.Name()+"-burst")
 			b.ReportMetric(burst.kubectl.Seconds(), "kubectl-s")
 			b.ReportMetric(burst.settle.Seconds(), "settle-s")
 			b.ReportMetric(burst.writesPerPool, "writes/pool")
@@ -565,6 +571,36 @@ func (p *scaleProcess) metric(b *testing.B, series string) float64 {
 		b.Fatalf("no %s in %s", series, p.metrics)
 	}
 	return v
+}
+
+// envProfileDir names the directory BenchmarkScaleBurst writes the controller's heap profiles into (unset: none):
+// HEAP_PROFILE_DIR/CASE-PHASE.heap.pb.gz, for `go tool pprof -sample_index=inuse_space`.
+const envProfileDir = "REGISTRIES_BENCH_PROFILE_DIR"
+
+// saveHeapProfile writes the process's heap profile (endpoints.PathHeapProfile, without a collection first, so
+// that what a render left for the collector is in it too) into $REGISTRIES_BENCH_PROFILE_DIR/NAME.heap.pb.gz,
+// when that is set.
+func (p *scaleProcess) saveHeapProfile(b *testing.B, name string) {
+	b.Helper()
+	dir := os.Getenv(envProfileDir)
+	if dir == "" {
+		return
+	}
+	url := strings.TrimSuffix(p.metrics, endpoints.PathMetrics) + endpoints.PathHeapProfile
+	resp, err := http.Get(url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		b.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
+	}
+	path := filepath.Join(dir, strings.NewReplacer("/", "-", "=", "-").Replace(name)+".heap.pb.gz")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("heap profile: %s", path)
 }
 
 // gcLine matches a line of GODEBUG=gctrace=1: "gc 12 @3.104s 2%: ... 45->46->22 MB, 50 MB goal, ...", where 22
