@@ -8,29 +8,15 @@ import (
 	"github.com/openshift/registries-controller/pkg/inputs"
 )
 
-// The exit statuses of every subcommand, one table (README "Exit status", docs/usage.md, --help):
-//
-//	0  success: the job is done, or the answer to a question is "yes, as asked"
-//	1  input refused: invalid manifests (what the API server would refuse by a CRD, and the project's own
-//	   checks), every problem printed, nothing written
-//	2  error: the job could not be done (I/O, a cluster unreachable, an internal failure)
-//	3  the answer is "no": diff or preview found changes, migrate-icsp cannot prove the swap neutral, wait timed out
-//	4  wait: a pool is degraded, the change will not roll out by itself
+// Exit statuses that every subcommand shares: 0 success, 1 input refused (invalid manifests: what the API server
+// would refuse by a CRD and the project's own checks; every problem printed, nothing written), 2 error (the job
+// could not be done: I/O, a cluster unreachable, an internal failure). The answers of diff, preview, wait and
+// migrate-icsp have their own statuses besides these, in their --help and docs/usage.md.
 const (
-	exitOK       = 0
-	exitInvalid  = 1
-	exitFailed   = 2
-	exitNo       = 3
-	exitDegraded = 4
+	exitOK      = 0
+	exitInvalid = 1
+	exitFailed  = 2
 )
-
-// exitStatusTable is the table as --help prints it.
-const exitStatusTable = `Exit status (every subcommand):
-  0  success
-  1  input refused: invalid manifests, every problem printed, nothing written
-  2  error: the job could not be done (I/O, cluster unreachable, internal)
-  3  the answer is "no": changes found (diff, preview), swap not neutral (migrate-icsp), timed out (wait)
-  4  wait: a pool is degraded`
 
 // exitError carries the exit status a subcommand wants; its message has already been printed.
 type exitError struct{ code int }
