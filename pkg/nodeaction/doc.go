@@ -74,7 +74,9 @@
 //
 // Classify runs an ordered chain of small pure rules, each returning one Reason per finding: the file-level
 // rules registries-conf-changed, policy-json-changed, registries-d-changed, namespace-policy-changed,
-// search-drop-in-changed and other-file-changed (each file's policy action), and between the first and the
+// search-drop-in-changed, container-runtime-file-changed (storage.conf and a ContainerRuntimeConfig's CRI-O drop-ins:
+// no default policy, so a reboot; minimal: drain and restart CRI-O, docs/semantics.md §11.6) and other-file-changed
+// (each file's policy action), and between the first and the
 // others one rule per row of registriesConfTable (a finding's action is what registries.conf's policy does
 // with the daemon's judgement of it). The node's action is every finding's action combined.
 //

@@ -177,6 +177,7 @@ const (
 	registriesDFile
 	namespacePolicyFile
 	searchDropInFile
+	containerRuntimeFile
 	otherFile
 )
 
@@ -193,6 +194,9 @@ func kindOf(p string) fileKind {
 	}
 	if _, ok := nodefiles.IsNamespacePolicy(p); ok {
 		return namespacePolicyFile
+	}
+	if p == nodefiles.StorageConf || strings.HasPrefix(p, nodefiles.CRIODropInPrefix) {
+		return containerRuntimeFile
 	}
 	return otherFile
 }

@@ -27,6 +27,7 @@ func buildChain() []rule {
 		rule{"registries-d-changed", registriesDChanged},
 		rule{"namespace-policy-changed", namespacePolicyChanged},
 		rule{"search-drop-in-changed", searchDropInChanged},
+		rule{"container-runtime-file-changed", containerRuntimeFileChanged},
 		rule{"other-file-changed", otherFileChanged},
 	)
 }

@@ -106,3 +106,18 @@ func otherFileChanged(c *classification) []Reason {
 	}
 	return out
 }
+
+// drainAndRestartCRIO is the minimal action for the files of a ContainerRuntimeConfig.
+var drainAndRestartCRIO = Action{Drain: true, Steps: []Step{{Kind: StepRestart, Service: crioService}}}
+
+// containerRuntimeFileChanged: storage.conf or a ContainerRuntimeConfig's CRI-O drop-in added, changed or removed
+// (docs/semantics.md §11.6). No default policy covers them: the daemon drains and reboots. CRI-O reads both only
+// when it starts, so a drain and a restart of CRI-O applies them (advisory: not measured against CRI-O here).
+func containerRuntimeFileChanged(c *classification) []Reason {
+	var out []Reason
+	for _, p := range c.changedOf(containerRuntimeFile) {
+		out = append(out, c.fileFinding(p).safe(drainAndRestartCRIO,
+			"CRI-O reads storage.conf and its drop-ins when it starts; draining first, as containers started with the old storage settings keep them"))
+	}
+	return out
+}
