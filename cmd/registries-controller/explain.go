@@ -79,7 +79,8 @@ has some: if the mirror requires authentication, pulls from it fail with 401 Una
 
 A reference without tag is pulled as :latest; a short name (no registry) is refused, since CRI-O tries
 each search registry in turn. Errors (unreadable or unparsable file, malformed reference, no such pool)
-are one line, exit status 2.`,
+are one line, exit status 2. Invalid manifests (what the API server would refuse by a CRD, and the project's
+own checks) print every problem, exit status 1.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("pool") && o.kubeconfig == "" {
@@ -122,7 +123,7 @@ func (o *explainOptions) run(stdout, stderr io.Writer, ref string) error {
 		var invalid *inputs.InvalidError
 		if errors.As(err, &invalid) {
 			fmt.Fprintln(stderr, invalid.Error())
-			return &exitError{code: 2}
+			return &exitError{code: exitInvalid}
 		}
 		return oneLineError{err}
 	}

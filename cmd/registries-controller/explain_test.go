@@ -62,6 +62,22 @@ source: never contacted: the primary location is blocked, so the pull fails when
 	}
 }
 
+func TestExplainRefusesManifestsTheAPIServerRefusesWithStatus1(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "m", "idms.yaml"), `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata: {name: typo}
+spec:
+  imageDigestMirrors:
+  - source: quay.io/a
+    mirorrs: [m.local/a]
+`)
+	_, stderr, code := runCLI(t, "explain", "--manifests", filepath.Join(dir, "m"), "quay.io/a/b:1")
+	if want := `ImageDigestMirrorSet "typo": spec.imageDigestMirrors[0].mirorrs: unknown field "spec.imageDigestMirrors[0].mirorrs"`; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, want 1 and %q:\n%s", code, want, stderr)
+	}
+}
+
 func TestExplainReportsBadInputOnOneLine(t *testing.T) {
 	dir := t.TempDir()
 	good := writeFile(t, filepath.Join(dir, "good.conf"), `unqualified-search-registries = ["quay.io"]`)
