@@ -25,6 +25,10 @@ type Witness struct {
 	Count func() float64
 	// Need is how much Count must grow during the wait for the wait to prove anything; at least 1.
 	Need float64
+	// Start, when set, is called once Quiet has read the count it starts from: it makes the system under test do
+	// the work Count counts, e.g. an unrelated change that makes a controller sync once more, which it does only
+	// after every earlier event.
+	Start func()
 }
 
 // Quiet asserts that something does not happen during a window in which the system under test was seen working:
@@ -46,6 +50,9 @@ func Quiet(t testing.TB, window time.Duration, what string, w Witness, happened 
 	}
 	start := time.Now()
 	from := w.Count()
+	if w.Start != nil {
+		w.Start()
+	}
 	limit := quietPatience * window
 	for {
 		elapsed := time.Since(start)
