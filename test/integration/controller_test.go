@@ -115,7 +115,7 @@ spec: {}
 
 func TestBurstOfHundredObjectsIsAtMostTwoWritesPerPool(t *testing.T) {
 	cp.Reset(t)
-	startInProcess(t, cp.RESTConfig, time.Second, 0) // the default settle delay
+	ctrl := startInProcess(t, cp.RESTConfig, time.Second, 0) // the default settle delay
 	framework.Eventually(t, 10*time.Second, "both MachineConfigs", func() (bool, string) {
 		_, errM := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), masterMC, metav1.GetOptions{})
 		_, errW := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), workerMC, metav1.GetOptions{})
@@ -152,7 +152,10 @@ spec:
 		}
 		return n == 100, fmt.Sprintf("%d of 100", n)
 	})
-	time.Sleep(2 * time.Second) // any late write would show now
+	framework.Quiet(t, 2*time.Second, "a third write of a pool", ctrl.pokedSync(t), func() (bool, string) {
+		m, w := writes.get(masterMC), writes.get(workerMC)
+		return m > 2 || w > 2, fmt.Sprintf("writes: master %d, worker %d", m, w)
+	})
 	for _, name := range []string{masterMC, workerMC} {
 		if n := writes.get(name); n > 2 || n == 0 {
 			t.Errorf("%s: %d writes for a burst of 100 objects applied in %s, want 1 or 2", name, n, applied.Round(time.Millisecond))

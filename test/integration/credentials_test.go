@@ -125,20 +125,20 @@ func TestCredentialProvidersThroughTheAPIServer(t *testing.T) {
 		got := credentialConditions(t)
 		return len(got) == 2 && strings.Contains(got[0], "gen 2") && strings.Contains(got[1], "gen 2"), fmt.Sprint(got)
 	})
-	time.Sleep(time.Second)
+	time.Sleep(time.Second) // the change's own writes (MachineConfig, then status) are over: not a negative wait
 	before := writes.get(workerCredsMC)
 	cfg, err := cp.Config.ConfigV1().CRIOCredentialProviderConfigs().Get(context.Background(), "cluster", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Second)
-	after, err := cp.Config.ConfigV1().CRIOCredentialProviderConfigs().Get(context.Background(), "cluster", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if writes.get(workerCredsMC) != before || after.ResourceVersion != cfg.ResourceVersion {
-		t.Errorf("resyncs wrote: MachineConfig writes %d -> %d, status resourceVersion %s -> %s", before, writes.get(workerCredsMC), cfg.ResourceVersion, after.ResourceVersion)
-	}
+	framework.Quiet(t, 5*time.Second, "a write by a resync", ctrl.syncs(t, 2), func() (bool, string) {
+		after, err := cp.Config.ConfigV1().CRIOCredentialProviderConfigs().Get(context.Background(), "cluster", metav1.GetOptions{})
+		if err != nil {
+			return true, err.Error()
+		}
+		return writes.get(workerCredsMC) != before || after.ResourceVersion != cfg.ResourceVersion,
+			fmt.Sprintf("MachineConfig writes %d -> %d, status resourceVersion %s -> %s", before, writes.get(workerCredsMC), cfg.ResourceVersion, after.ResourceVersion)
+	})
 	if n := writes.get(workerCredsMC); n != 2 {
 		t.Errorf("%d writes of %s, want 2 (create, one change)", n, workerCredsMC)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -97,6 +98,28 @@ func (r *running) counter(t testing.TB, name string, want map[string]string) flo
 		}
 	}
 	return sum
+}
+
+// syncs is a witness of the controller's syncs for framework.Quiet: it needs need more.
+func (r *running) syncs(t testing.TB, need float64) framework.Witness {
+	return framework.Witness{What: "syncs of the controller", Need: need, Count: func() float64 {
+		return r.counter(t, "registries_controller_syncs_total", nil)
+	}}
+}
+
+// witnessLabels numbers the labels pokedSync sets, so that each is a change.
+var witnessLabels atomic.Int64
+
+// pokedSync is a witness for framework.Quiet of one sync that follows a change Quiet makes when it starts: a new
+// label on the worker pool, which changes nothing the controller renders. The controller has one queue key, so that
+// sync runs after every event before the label: once it ran, whatever those events would write is written.
+func (r *running) pokedSync(t testing.TB) framework.Witness {
+	w := r.syncs(t, 1)
+	w.What = "syncs of the controller after a new label on the worker pool"
+	w.Start = func() {
+		cp.RunKubectl(t, "label", "--overwrite", "machineconfigpool", "worker", fmt.Sprintf("registries-controller-test/quiet=%d", witnessLabels.Add(1)))
+	}
+	return w
 }
 
 func hasLabel(m *dto.Metric, name string) bool {

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/openshift/registries-controller/test/fixtures"
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // runBinary runs the real binary with args and returns its output and exit status.
@@ -76,13 +77,17 @@ func TestMigrateICSPOnAClusterIsAppliedWithoutAWrite(t *testing.T) {
 
 	// What it says to do: the API server takes the ImageDigestMirrorSets, and neither step writes a MachineConfig.
 	cp.RunKubectl(t, "apply", "-f", out)
-	time.Sleep(2 * time.Second)
+	noWrite := func() (bool, string) {
+		m, w := writes.get(masterMC), writes.get(workerMC)
+		return m+w != 0, fmt.Sprintf("writes: master %d, worker %d", m, w)
+	}
+	framework.Quiet(t, 2*time.Second, "a write after applying the ImageDigestMirrorSets", ctrl.pokedSync(t), noWrite)
 	var icsps []string
 	for i := range 30 {
 		icsps = append(icsps, fmt.Sprintf("team-%02d", i))
 	}
 	cp.RunKubectl(t, append([]string{"delete", "imagecontentsourcepolicy"}, icsps...)...)
-	time.Sleep(2 * time.Second)
+	framework.Quiet(t, 2*time.Second, "a write after deleting the ImageContentSourcePolicies", ctrl.pokedSync(t), noWrite)
 	if n := cp.RunKubectl(t, "get", "imagedigestmirrorsets", "-o", "name"); strings.Count(n, "\n") != 31 {
 		t.Errorf("ImageDigestMirrorSets after the migration:\n%s", n)
 	}
