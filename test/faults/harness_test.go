@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -76,6 +77,24 @@ func expected(t *testing.T, objs ...*configv1.ImageDigestMirrorSet) files {
 		}
 	}
 	return want
+}
+
+// handWrittenMirror checks, against text written by hand rather than rendered, that the worker's registries.conf
+// in got holds the entry idms(name, mirror) gives: the source quay.io/NAME with the one mirror MIRROR/NAME, pulled
+// from by digest only (an ImageDigestMirrorSet), the source not blocked.
+func handWrittenMirror(t *testing.T, got files, name, mirror string) {
+	t.Helper()
+	want := "[[registry]]\n" +
+		"  prefix = \"\"\n" +
+		"  location = \"quay.io/" + name + "\"\n" +
+		"\n" +
+		"  [[registry.mirror]]\n" +
+		"    location = \"" + mirror + "/" + name + "\"\n" +
+		"    pull-from-mirror = \"digest-only\"\n"
+	conf := got[workerMC]["/etc/containers/registries.conf"]
+	if !strings.Contains(conf, want) {
+		t.Errorf("%s: registries.conf lacks the hand-written entry\n%s\nit holds:\n%s", workerMC, want, conf)
+	}
 }
 
 // current reads the generated MachineConfigs' files from the cluster; a missing MachineConfig is absent.
