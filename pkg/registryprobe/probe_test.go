@@ -291,3 +291,20 @@ func TestParseChallengeReadsQuotedValuesWithCommas(t *testing.T) {
 		t.Errorf("%+v", ch)
 	}
 }
+
+func TestAnInsecureHostThatAnsweredPlainHTTPIsAskedSoDirectly(t *testing.T) {
+	s := testRegistry(t, false, has)
+	p := New(Options{PerRegistry: 1})
+	for range 10 {
+		tg := target(t, s, ":v1")
+		tg.Insecure = true
+		if got := p.Probe(context.Background(), tg); got.Answer != Has {
+			t.Fatalf("%+v", got)
+		}
+	}
+	// The first question tries HTTPS (one request, one connection), then plain HTTP; the others go straight to
+	// plain HTTP over the kept-alive connection.
+	if st := p.Stats(); st.Requests != 11 || st.Connections != 2 {
+		t.Errorf("%+v, want 11 requests over 2 connections", st)
+	}
+}
