@@ -126,7 +126,7 @@ bench-merge:
 bench-controller: build
 	$(GO) test -run '^$$' -bench BenchmarkLargestInputThatFits -benchtime 1x ./pkg/render/
 	$(GO) test -run '^$$' -bench BenchmarkDisconnectedClusterChange -benchtime 10x ./pkg/render/
-	REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
+	REGISTRIES_BENCH_BINARY="$(CURDIR)/$(BIN)" \
 		$(GO) test -run '^$$' -bench BenchmarkOfflineRender -benchtime 10x -count 5 ./pkg/registries/
 	KUBEBUILDER_ASSETS="$$(hack/test-assets.sh)" REGISTRIES_CONTROLLER_BIN="$(CURDIR)/$(BIN)" \
 		$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./test/integration/

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/BurntSushi/toml"
@@ -15,7 +16,6 @@ import (
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/registries"
 	"github.com/openshift/registries-controller/test/fixtures"
-	"github.com/openshift/registries-controller/test/framework"
 )
 
 // BenchmarkOfflineRender compares, in the same run, what an admin waits for offline (issue 23 §5):
@@ -31,18 +31,15 @@ import (
 //	                    initialisation), the part of ours-process no input changes
 //
 // at the size that fits a pool's rendered MachineConfig: 3,000 sources with 2 or 3 mirrors each, 300 insecure and
-// 300 blocked scopes (offlineInputs). The binary is REGISTRIES_CONTROLLER_BIN, or built once by
-// test/framework. docs/benchmarks.md has the command and the figures.
+// 300 blocked scopes (offlineInputs). The binary is $REGISTRIES_BENCH_BINARY, or built by the benchmark
+// (renderBinary). docs/benchmarks.md has the command and the figures.
 func BenchmarkOfflineRender(b *testing.B) {
 	const n = 3000
 	in := offlineInputs(b, n)
 	dir := b.TempDir()
 	manifests := filepath.Join(dir, "manifests")
 	writeOfflineInputs(b, manifests, in)
-	bin, err := framework.ControllerBinary()
-	if err != nil {
-		b.Fatal(err)
-	}
+	bin := renderBinary(b)
 	run := func(b *testing.B, args ...string) {
 		b.Helper()
 		var stderr bytes.Buffer
@@ -87,6 +84,27 @@ func BenchmarkOfflineRender(b *testing.B) {
 			run(b, "--version")
 		}
 	})
+}
+
+// renderBinary returns the binary BenchmarkOfflineRender runs: $REGISTRIES_BENCH_BINARY (make bench-controller
+// gives the one it built), or one built here. Only the benchmark needs it: the package's tests need no binary, so
+// it stays in the unit tier (hack/test-packages.sh).
+func renderBinary(b *testing.B) string {
+	b.Helper()
+	if bin := os.Getenv("REGISTRIES_BENCH_BINARY"); bin != "" {
+		return bin
+	}
+	root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+	if err != nil {
+		b.Fatalf("finding the module: %v", err)
+	}
+	bin := filepath.Join(b.TempDir(), "registries-controller")
+	build := exec.Command("go", "build", "-tags=containers_image_openpgp", "-o", bin, "./cmd/registries-controller")
+	build.Dir = strings.TrimSpace(string(root))
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("building the binary: %v: %s", err, out)
+	}
+	return bin
 }
 
 // offlineInputs returns benchInputs' configuration of n sources with the shape issue 23 §5 names: three entries in
