@@ -206,7 +206,7 @@ func TestHandEditsAreRevertedAndDeletionsRecreated(t *testing.T) {
 func TestInvalidInputIsReportedOnTheObjectAndWritesNothing(t *testing.T) {
 	cp.Reset(t)
 	apply(t, fixtures.IDMS("good", fixtures.Mirror("quay.io/good", "m.local/good")))
-	startInProcess(t, cp.RESTConfig, fastSettle, 0)
+	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	waitForEntry(t, "quay.io/good", "the good mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
 	time.Sleep(time.Second)
 	writes := countWrites(t)
@@ -229,7 +229,10 @@ func TestInvalidInputIsReportedOnTheObjectAndWritesNothing(t *testing.T) {
 	}
 	// More syncs (an unrelated change) do not repeat the event or write anything.
 	apply(t, fixtures.IDMS("good", fixtures.Mirror("quay.io/good", "m.local/good", "m2.local/good")))
-	time.Sleep(2 * time.Second)
+	framework.Quiet(t, 2*time.Second, "a write while the input is invalid", ctrl.pokedSync(t), func() (bool, string) {
+		m, w := writes.get(masterMC), writes.get(workerMC)
+		return m+w != 0, fmt.Sprintf("writes: master %d, worker %d", m, w)
+	})
 	for _, name := range []string{masterMC, workerMC} {
 		if n := writes.get(name); n != 0 {
 			t.Fatalf("%s written %d times while the input was invalid", name, n)
