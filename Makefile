@@ -115,7 +115,7 @@ run: build
 # bench: the merge beside MCO's (pkg/registries, medians and ratios by hack/bench-report.sh),
 # then the controller against a real control plane (latency, writes per burst, memory, the scale of a disconnected
 # cluster: docs/benchmarks.md), with the largest input that fits in one MachineConfig (pkg/render), and the
-# offline `render` process beside MCO's merge at 3,000 sources (BenchmarkOfflineRender, the binary built here).
+# offline `render` process beside MCO's merge at 2,500 sources (BenchmarkOfflineRender, the binary built here).
 BENCHTIME ?= 1s
 COUNT ?= 1
 bench: bench-merge bench-controller
