@@ -3,14 +3,16 @@
 // rendered config and rolls simulated machines to it, so that rollout feedback can be tested end to end.
 //
 // Render controller. For every pool, the MachineConfigs its spec.machineConfigSelector matches (rendered-*
-// left out) are merged in name order: their Ignition storage.files are concatenated, and a file whose path
-// an earlier config wrote replaces it. The result, Ignition 3.5.0, becomes the MachineConfig
+// left out) are merged as MCO merges them, with Ignition's own merge in MCO's order (pkg/renderedconfig: the
+// worker role's first, then by name; a later file replaces an earlier one at its path). The result, Ignition
+// 3.5.0 as encoding/json writes it, becomes the MachineConfig
 // rendered-<pool>-<hash>, with hash the first 32 hex digits of the SHA-256 of its spec.config, owned by the
 // pool and annotated machineconfiguration.openshift.io/generated-by-controller-version; the pool's
 // spec.configuration names it, with the merged MachineConfigs as its source. A pool nothing selects is
 // RenderDegraded. Like MCO's template controller, the simulator also creates a MachineConfig 00-<pool> for
 // each built-in pool, writing BaseFilePath, so that a pool has a rendered config before anything else
-// exists (Options.NoBaseConfigs leaves it out).
+// exists (Options.NoBaseConfigs leaves it out); Options.RenderedBytes adds 01-<pool>-padding, sized so that
+// the rendered MachineConfig is as large as a real cluster's.
 //
 // Daemons. Each pool has simulated machines (Options.Nodes, DefaultNodes). Machines that never ran a config
 // boot on the pool's spec.configuration at once, as after an install. When spec.configuration changes, the

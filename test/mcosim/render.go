@@ -3,12 +3,10 @@ package mcosim
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
-	ign3types "github.com/coreos/ignition/v2/config/v3_5/types"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/pkg/renderedconfig"
 )
 
 const (
@@ -59,7 +58,11 @@ func renderPool(pool *mcfgv1.MachineConfigPool, all []*mcfgv1.MachineConfig, ver
 	if len(selected) == 0 {
 		return nil, nil, fmt.Errorf("no MachineConfigs found matching selector %s", metav1.FormatLabelSelector(pool.Spec.MachineConfigSelector))
 	}
-	raw, err := merge(mergeOrder(selected))
+	merged, err := renderedconfig.Merge(selected, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, err := renderedconfig.Encode(merged)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -86,48 +89,6 @@ func renderPool(pool *mcfgv1.MachineConfigPool, all []*mcfgv1.MachineConfig, ver
 	return rendered, source, nil
 }
 
-// mergeOrder returns configs (sorted by name) in the order MCO's MergeMachineConfigs merges them: those of the
-// worker role first, then the others, each in name order, so that a custom pool's own MachineConfig replaces a
-// worker one's file. Written here from MCO's code, not taken from the code under test.
-func mergeOrder(configs []*mcfgv1.MachineConfig) []*mcfgv1.MachineConfig {
-	var worker, others []*mcfgv1.MachineConfig
-	for _, mc := range configs {
-		if mc.Labels[mcfgv1.MachineConfigRoleLabelKey] == "worker" {
-			worker = append(worker, mc)
-		} else {
-			others = append(others, mc)
-		}
-	}
-	return append(worker, others...)
-}
-
-// merge returns the Ignition 3.5.0 JSON of configs merged in the given order: their storage.files
-// concatenated, where a file whose path an earlier config already wrote replaces that file in its place.
-// Everything else in the configs (units, kernel arguments, ...) is left out: the simulator only serves
-// tests of files.
-func merge(configs []*mcfgv1.MachineConfig) ([]byte, error) {
-	merged := ign3types.Config{Ignition: ign3types.Ignition{Version: machineconfigs.IgnitionVersion}}
-	index := map[string]int{}
-	for _, mc := range configs {
-		if len(mc.Spec.Config.Raw) == 0 {
-			continue
-		}
-		var cfg ign3types.Config
-		if err := json.Unmarshal(mc.Spec.Config.Raw, &cfg); err != nil {
-			return nil, fmt.Errorf("MachineConfig %s: spec.config is not an Ignition config: %w", mc.Name, err)
-		}
-		for _, f := range cfg.Storage.Files {
-			if i, ok := index[f.Path]; ok {
-				merged.Storage.Files[i] = f
-				continue
-			}
-			index[f.Path] = len(merged.Storage.Files)
-			merged.Storage.Files = append(merged.Storage.Files, f)
-		}
-	}
-	return json.Marshal(merged)
-}
-
 // baseConfig returns the MachineConfig 00-<pool> standing in for the configs MCO's template controller
 // writes for a built-in pool, so that the pool has a rendered config before any other MachineConfig exists.
 // It writes BaseFilePath, holding the pool's name.
@@ -143,6 +104,38 @@ func baseConfig(pool string) (*mcfgv1.MachineConfig, error) {
 		},
 		Spec: mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: raw}},
 	}, nil
+}
+
+// paddingPath is the file of the MachineConfig 01-<pool>-padding (Options.RenderedBytes).
+const paddingPath = "/etc/mcosim/padding"
+
+// paddingConfig returns the MachineConfig 01-<pool>-padding that makes the pool's rendered MachineConfig, with only
+// the base config 00-<pool> besides it, renderedBytes long (to within a few bytes): it writes paddingPath, filled to
+// the size measured with the render's own merge, standing in for the MachineConfigs an install creates.
+func paddingConfig(pool *mcfgv1.MachineConfigPool, base *mcfgv1.MachineConfig, renderedBytes int) (*mcfgv1.MachineConfig, error) {
+	padding := func(n int) (*mcfgv1.MachineConfig, error) {
+		raw, err := machineconfigs.Encode(nodefiles.Files{{Path: paddingPath, Data: []byte(strings.Repeat("#", max(n, 0)))}})
+		if err != nil {
+			return nil, err
+		}
+		return &mcfgv1.MachineConfig{
+			ObjectMeta: metav1.ObjectMeta{Name: "01-" + pool.Name + "-padding", Labels: map[string]string{mcfgv1.MachineConfigRoleLabelKey: pool.Name}},
+			Spec:       mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: raw}},
+		}, nil
+	}
+	n := 0
+	for range 3 { // base64: four bytes for three; measure, correct, measure again
+		mc, err := padding(n)
+		if err != nil {
+			return nil, err
+		}
+		size, err := renderedconfig.Measure(renderedconfig.Pool{Pool: pool}, []*mcfgv1.MachineConfig{base, mc}, nil)
+		if err != nil {
+			return nil, err
+		}
+		n += (renderedBytes - size.Bytes) * 3 / 4
+	}
+	return padding(n)
 }
 
 // baseConfigName returns the name of the base MachineConfig of a built-in pool, e.g. "00-worker".

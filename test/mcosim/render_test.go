@@ -151,3 +151,29 @@ func TestAPoolNothingSelectsCannotBeRendered(t *testing.T) {
 		t.Errorf("error = %v, want %q", err, want)
 	}
 }
+
+func TestThePaddingMakesTheRenderedMachineConfigAsLargeAsAsked(t *testing.T) {
+	pool := poolSelecting("worker", &metav1.LabelSelector{MatchLabels: map[string]string{mcfgv1.MachineConfigRoleLabelKey: "worker"}})
+	base, err := baseConfig("worker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []int{177884, 243503} {
+		padding, err := paddingConfig(pool, base, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rendered, _, err := renderPool(pool, []*mcfgv1.MachineConfig{base, padding}, DefaultControllerVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rendered.APIVersion, rendered.Kind = mcfgv1.SchemeGroupVersion.String(), "MachineConfig"
+		data, err := json.Marshal(rendered)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(data); got < want-200 || got > want+200 {
+			t.Errorf("rendered MachineConfig of %d bytes, want %d give or take the name's and annotation's length", got, want)
+		}
+	}
+}

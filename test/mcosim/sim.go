@@ -45,6 +45,10 @@ type Options struct {
 	// pool (labelled machineconfiguration.openshift.io/mco-built-in), standing in for the configs MCO's
 	// template controller writes. Without it, a pool no MachineConfig selects is RenderDegraded.
 	NoBaseConfigs bool
+	// RenderedBytes, when not 0, adds to each base config a MachineConfig 01-<pool>-padding that makes the pool's
+	// rendered MachineConfig this long with the base configs alone, e.g. 243503, the largest of a default cluster
+	// (docs/semantics.md §3.6): the size budget then is that of a real cluster.
+	RenderedBytes int
 }
 
 // Sim plays MCO's render controller and the machine-config daemons of simulated nodes against an API

@@ -83,9 +83,20 @@ func (s *Sim) ensureBaseConfig(ctx context.Context, pool *mcfgv1.MachineConfigPo
 	if err != nil {
 		return false, err
 	}
-	_, err = s.client.MachineconfigurationV1().MachineConfigs().Create(ctx, base, metav1.CreateOptions{})
-	if err != nil && !apierrors.IsAlreadyExists(err) {
-		return false, fmt.Errorf("creating MachineConfig %s: %w", base.Name, err)
+	configs := []*mcfgv1.MachineConfig{base}
+	if s.opts.RenderedBytes > 0 {
+		padding, err := paddingConfig(pool, base, s.opts.RenderedBytes)
+		if err != nil {
+			return false, err
+		}
+		// The padding first: the base config's appearance is what says both exist.
+		configs = []*mcfgv1.MachineConfig{padding, base}
+	}
+	for _, mc := range configs {
+		_, err = s.client.MachineconfigurationV1().MachineConfigs().Create(ctx, mc, metav1.CreateOptions{})
+		if err != nil && !apierrors.IsAlreadyExists(err) {
+			return false, fmt.Errorf("creating MachineConfig %s: %w", mc.Name, err)
+		}
 	}
 	return true, nil
 }
