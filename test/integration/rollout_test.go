@@ -151,7 +151,7 @@ func TestADegradedPoolIsReportedAndALaterWriteSupersedesTheRollout(t *testing.T)
 	cp.Reset(t)
 	apply(t, fixtures.Image())
 	sim := startSim(t)
-	startInProcess(t, cp.RESTConfig, fastSettle, 0)
+	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	waitRolledOut(t, "cluster", 1)
 
 	// Two writes while the worker pool is held and then degraded: the first is never reported as live there.
@@ -183,8 +183,16 @@ func TestADegradedPoolIsReportedAndALaterWriteSupersedesTheRollout(t *testing.T)
 		got := waitRolledOut(t, name, 1)
 		checkRolledOut(t, got[framework.PoolWorker][0], framework.PoolWorker)
 	}
-	time.Sleep(time.Second)                                                      // a stale event would show now
-	for name, n := range map[string]int{"cluster": 2, "first": 1, "second": 1} { // the Image: the start, then the second write
+	wantRolledOut := map[string]int{"cluster": 2, "first": 1, "second": 1} // the Image: the start, then the second write
+	framework.Quiet(t, time.Second, "a stale RolledOut event", ctrl.pokedSync(t), func() (bool, string) {
+		for name, n := range wantRolledOut {
+			if got := rolloutEvents(t, name, "RolledOut", "Normal")[framework.PoolWorker]; len(got) > n {
+				return true, fmt.Sprintf("on %s for the worker pool: %q, want %d", name, got, n)
+			}
+		}
+		return false, "no more RolledOut events than expected"
+	})
+	for name, n := range wantRolledOut {
 		got := rolloutEvents(t, name, "RolledOut", "Normal")[framework.PoolWorker]
 		if len(got) != n {
 			t.Errorf("RolledOut events on %s for the worker pool: %q, want %d", name, got, n)
