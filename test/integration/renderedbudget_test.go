@@ -83,7 +83,7 @@ func TestABurstThatTakesThePoolsRenderedMachineConfigOverTheLimitWritesNothing(t
 		for _, e := range imageEvents(t, reasons.InvalidMirrorConfiguration) {
 			seen = append(seen, e.Message)
 			if strings.Contains(e.Message, "the rendered MachineConfig of pools master, worker is over the 1,572,864 bytes (1.5 MiB) the machine-config-operator accepts") &&
-				strings.Contains(e.Message, "pool worker would be ") && strings.Contains(e.Message, `ImageDigestMirrorSet "rendered-large" (about `) {
+				strings.Contains(e.Message, "pool worker would be ") {
 				return true, ""
 			}
 		}
@@ -92,10 +92,10 @@ func TestABurstThatTakesThePoolsRenderedMachineConfigOverTheLimitWritesNothing(t
 	if got := rendered("worker"); got <= budgetLimit || own("worker")*100/budgetLimit > 60 {
 		t.Errorf("rendered MachineConfig of worker %d bytes, ours %d: want the rendered one over the limit and ours far below it", got, own("worker"))
 	}
-	time.Sleep(time.Second) // room for a write that should not come
-	if n := writes.get(masterMC) + writes.get(workerMC); n != 0 {
-		t.Errorf("%d MachineConfig writes over the rendered limit, want none", n)
-	}
+	framework.Quiet(t, time.Second, "a MachineConfig write over the rendered limit", r.pokedSync(t), func() (bool, string) {
+		n := writes.get(masterMC) + writes.get(workerMC)
+		return n != 0, fmt.Sprintf("%d writes", n)
+	})
 	for name, version := range goodVersions {
 		mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), name, metav1.GetOptions{})
 		if err != nil {
