@@ -14,11 +14,12 @@ import (
 	"github.com/openshift/registries-controller/pkg/nodetree"
 )
 
-// Exit statuses of diff, as diff(1) has them.
+// Exit statuses of diff, from the table every subcommand shares (exitstatus.go). Unlike diff(1), a change is 3:
+// 1 means refused input in every subcommand.
 const (
-	diffExitSame    = 0
-	diffExitChanged = 1
-	diffExitError   = 2
+	diffExitSame    = exitOK
+	diffExitChanged = exitNo
+	diffExitError   = exitFailed
 )
 
 type diffOptions struct {
@@ -48,8 +49,8 @@ A file that is not written (e.g. no policy.json in a MachineConfig) is the node'
 
 Without --node-disruption-policy the daemon's default node disruption policies apply.
 
-Exit status: 0 when nothing changes, 1 when something changes, 2 on error (unreadable or unparsable
-input, printed as one line).`,
+Exit status: 0 when nothing changes, 3 when something changes (not 1 as diff(1): 1 means refused input
+in every subcommand), 2 on error (unreadable or unparsable input, printed as one line).`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			changed, err := runDiff(cmd.OutOrStdout(), o, args[0], args[1])

@@ -18,8 +18,10 @@ import (
 
 func newRootCommand() *cobra.Command {
 	root := &cobra.Command{
-		Use:           "registries-controller",
-		Short:         "Render mirror configuration into per-pool MachineConfigs, and explain what it does on nodes",
+		Use:   "registries-controller",
+		Short: "Render mirror configuration into per-pool MachineConfigs, and explain what it does on nodes",
+		Long: "Render mirror configuration into per-pool MachineConfigs, and explain what it does on nodes.\n\n" +
+			exitStatusTable,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// --version prints "registries-controller version v0.1.0-12-gabcdef0" (set at link time by the Makefile).

@@ -50,8 +50,8 @@ ImageDigestMirrorSets nor after deleting the policies. It prints what to apply a
 With -o DIR (created when missing) it writes <name>.yaml per ImageDigestMirrorSet and reports on stdout;
 without, it prints the manifests on stdout and reports on stderr. --kubeconfig only reads (get, list, watch).
 
-Exit status: 0 proven neutral (and written); 1 not neutral: what differs is printed and nothing is written;
-2 error, or inputs that do not render as they are.`,
+Exit status: 0 proven neutral (and written); 3 not neutral: what differs is printed and nothing is written;
+1 inputs that do not render as they are (every problem printed); 2 error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -87,7 +87,7 @@ func (o *migrateOptions) run(ctx context.Context, stdout, stderr io.Writer) erro
 	if errors.As(err, &invalid) {
 		fmt.Fprintln(stderr, invalid.Error())
 		fmt.Fprintln(stderr, "the inputs do not render as they are, so the swap cannot be proven; nothing written")
-		return &exitError{code: 2}
+		return &exitError{code: exitInvalid}
 	}
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func (o *migrateOptions) run(ctx context.Context, stdout, stderr io.Writer) erro
 	}
 	if !proof.Neutral() {
 		printNotNeutral(report, plan, proof)
-		return &exitError{code: 1}
+		return &exitError{code: exitNo}
 	}
 	fmt.Fprintf(report, "proven neutral, no node rolls: for pools %s, the controller's comparison finds nothing between today's\n"+
 		"  MachineConfigs and those rendered %s, nor %s\n"+

@@ -269,8 +269,8 @@ spec:
 `)
 	out := filepath.Join(dir, "out")
 	stdout, stderr, code := runCLI(t, "migrate-icsp", "-f", filepath.Join(dir, "in"), "-o", out)
-	if code != 1 {
-		t.Fatalf("exit %d, want 1:\n%s%s", code, stdout, stderr)
+	if code != exitNo {
+		t.Fatalf("exit %d, want 3:\n%s%s", code, stdout, stderr)
 	}
 	for _, want := range []string{
 		`ImageContentSourcePolicy "team" -> ImageDigestMirrorSet "team" (1 entry, AllowContactingSource): replaces ImageDigestMirrorSet "team", written by an earlier migration`,
@@ -312,7 +312,7 @@ spec:
     mirrors: [https://m.local/bad]
 `)
 	_, stderr, code := runCLI(t, "migrate-icsp", "-f", filepath.Join(dir, "bad"), "-o", filepath.Join(dir, "out"))
-	if code != 2 || !strings.Contains(stderr, "must not carry a scheme") || !strings.Contains(stderr, "nothing written") {
+	if code != exitInvalid || !strings.Contains(stderr, "must not carry a scheme") || !strings.Contains(stderr, "nothing written") {
 		t.Errorf("invalid inputs: exit %d:\n%s", code, stderr)
 	}
 	writeFile(t, filepath.Join(dir, "none", "idms.yaml"), teamIDMS)

@@ -26,12 +26,12 @@ import (
 	"github.com/openshift/registries-controller/pkg/version"
 )
 
-// Exit statuses of preview, as kubectl diff has them, and one more.
+// Exit statuses of preview, from the table every subcommand shares (exitstatus.go).
 const (
-	previewSame    = 0
-	previewChanged = 1
+	previewSame    = exitOK
+	previewChanged = exitNo
 	// previewInvalid: the inputs with the changes would be invalid, so the controller would apply nothing.
-	previewInvalid = 3
+	previewInvalid = exitInvalid
 )
 
 // previewTimeout bounds reading the cluster.
@@ -83,8 +83,9 @@ With --verify it then asks the registries, as 'verify' does, whether every pull 
 cluster runs or moves to (or --release-image) and its payload, and of the images of --verify-images, works
 under the configuration the worker pool would get, and prints verify's report after the preview.
 
-Exit status, as kubectl diff: 0 nothing would change; 1 the controller would write a MachineConfig, or with
---verify a pull would fail; 2 error; 3 the result would be invalid, so nothing would be applied.`,
+Exit status: 0 nothing would change; 3 the controller would write a MachineConfig (not 1 as kubectl diff:
+1 means refused input in every subcommand); 1 the result would be invalid, so nothing would be applied, or
+with --verify a pull would fail; 2 error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, syscall.SIGINT)

@@ -20,11 +20,11 @@ import (
 	"github.com/openshift/registries-controller/pkg/version"
 )
 
-// Exit statuses of wait besides 0 (live) and 2 (error).
+// Exit statuses of wait besides 0 (live) and 2 (error), from the table every subcommand shares (exitstatus.go).
 const (
-	waitTimedOut = 1
+	waitTimedOut = exitNo
 	// waitNever: the inputs are invalid, or a pool is degraded: the change would never roll out as it stands.
-	waitNever = 3
+	waitNever = exitNever
 )
 
 // waitRecheck is how often wait looks again when nothing it watches changed.
@@ -48,8 +48,8 @@ the status is of the pool's generation and Updated is True. When the inputs chan
 the new render. It prints one line per pool each time the pool's state changes, e.g.
 "worker: 2/5 nodes updated to rendered-worker-<hash>". It only reads (get, list, watch).
 
-Exit status: 0 live on every pool; 1 timed out (it says which pools, and where they stand); 2 error;
-3 the change would never roll out: the inputs are invalid (it prints the problems) or a pool is degraded
+Exit status: 0 live on every pool; 3 timed out (it says which pools, and where they stand); 2 error;
+4 the change would never roll out: the inputs are invalid (it prints the problems) or a pool is degraded
 (it prints the pool's condition).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -60,7 +60,7 @@ Exit status: 0 live on every pool; 1 timed out (it says which pools, and where t
 	}
 	cmd.Flags().StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, ~/.kube/config, in-cluster)")
 	cmd.Flags().StringSliceVar(&o.pools, "pool", nil, "pool to wait for; repeat or separate by commas (default: every built-in pool)")
-	cmd.Flags().DurationVar(&o.timeout, "timeout", 30*time.Minute, "how long to wait before giving up (exit status 1)")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 30*time.Minute, "how long to wait before giving up (exit status 3)")
 	return cmd
 }
 

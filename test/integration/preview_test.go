@@ -209,10 +209,10 @@ func TestPreviewOnlyReadsAndAReadOnlyUserMayRunIt(t *testing.T) {
 	change, bad := writeTemp(t, "a.yaml", teamAIDMS), writeTemp(t, "bad.yaml", invalidICSP)
 	writes := watchWrites(t)
 
-	t.Run("1 when a MachineConfig would be written, here created since no controller ran yet", func(t *testing.T) {
+	t.Run("3 when a MachineConfig would be written, here created since no controller ran yet", func(t *testing.T) {
 		stdout, stderr, code := runBinary(t, "preview", "--kubeconfig", reader, "-f", change)
-		if code != 1 {
-			t.Fatalf("exit %d, want 1:\n%s%s", code, stdout, stderr)
+		if code != 3 {
+			t.Fatalf("exit %d, want 3:\n%s%s", code, stdout, stderr)
 		}
 		for _, want := range []string{
 			`node disruption policies: the machine-config daemon's defaults (there is no MachineConfiguration "cluster")`,
@@ -225,12 +225,12 @@ func TestPreviewOnlyReadsAndAReadOnlyUserMayRunIt(t *testing.T) {
 			}
 		}
 	})
-	t.Run("3 when the result would be invalid, with every problem", func(t *testing.T) {
+	t.Run("1 when the result would be invalid, with every problem", func(t *testing.T) {
 		stdout, stderr, code := runBinary(t, "preview", "--kubeconfig", reader, "-f", bad)
 		want := `  ImageContentSourcePolicy "preview-bad": Warning InvalidMirrorConfiguration: Not applied, every MachineConfig keeps its last good content: ` +
 			`spec.repositoryDigestMirrors[0].mirrors[0]: "https://m.local/preview-bad": a mirror must not carry a scheme`
-		if code != 3 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "\n    spec.repositoryDigestMirrors[0].mirrors[1]: \"m.local/preview-bad:v1\": a mirror must not carry a tag") {
-			t.Errorf("exit %d, want 3 and both problems:\n%s%s", code, stdout, stderr)
+		if code != 1 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "\n    spec.repositoryDigestMirrors[0].mirrors[1]: \"m.local/preview-bad:v1\": a mirror must not carry a tag") {
+			t.Errorf("exit %d, want 1 and both problems:\n%s%s", code, stdout, stderr)
 		}
 	})
 	t.Run("2 on an error, such as deleting what the cluster does not hold", func(t *testing.T) {
@@ -243,8 +243,8 @@ func TestPreviewOnlyReadsAndAReadOnlyUserMayRunIt(t *testing.T) {
 		stdout, stderr, code := runBinary(t, "preview", "--kubeconfig", blind, "--delete", "ImageDigestMirrorSet/preview-base")
 		want := `note: cannot read MachineConfiguration "cluster" (get machineconfigurations.operator.openshift.io is forbidden for this user): ` +
 			"the actions below follow the daemon's default node disruption policies"
-		if code != 1 || !strings.Contains(stdout, want) {
-			t.Errorf("exit %d, want 1 and %q:\n%s%s", code, want, stdout, stderr)
+		if code != 3 || !strings.Contains(stdout, want) {
+			t.Errorf("exit %d, want 3 and %q:\n%s%s", code, want, stdout, stderr)
 		}
 	})
 	t.Run("a user who may read nothing gets an error naming what", func(t *testing.T) {
@@ -300,8 +300,8 @@ spec:
 
 	stdout, stderr, code := runBinary(t, "preview", "--kubeconfig", cp.KubeconfigPath, "-f", dir, "-f", tools)
 	t.Logf("preview:\n%s%s", stdout, stderr)
-	if code != 1 {
-		t.Fatalf("exit %d, want 1", code)
+	if code != 3 {
+		t.Fatalf("exit %d, want 3", code)
 	}
 	kubectlNames := strings.Fields(cp.RunKubectl(t, "apply", "--dry-run=client", "-o", "name", "-f", dir, "-f", tools))
 	slices.Sort(kubectlNames)
@@ -321,7 +321,7 @@ spec:
 		diff, diffErr, diffCode := runBinary(t, "diff", before[name], machineConfigYAML(t, name))
 		predicted := poolSection(stdout, pool)
 		header := "== pool " + pool + ": " + name + " would be updated\n"
-		if diffCode != 1 || !strings.HasPrefix(predicted, header) || strings.TrimPrefix(predicted, header) != diff {
+		if diffCode != 3 || !strings.HasPrefix(predicted, header) || strings.TrimPrefix(predicted, header) != diff {
 			t.Errorf("pool %s: preview predicted\n%s\ndiff of the MachineConfigs (exit %d) says\n%s%s", pool, predicted, diffCode, diff, diffErr)
 		}
 	}
@@ -338,8 +338,8 @@ spec:
 			`  - registries.conf [[registry]] "quay.io/preview-a": prefix "", location "quay.io/preview-a", 1 mirror(s)`,
 			"action: drain-and-reload-crio (drain the node and reload CRI-O)",
 		} {
-			if code != 1 || !strings.Contains(stdout, want) {
-				t.Errorf("exit %d, want 1 and %q:\n%s", code, want, stdout)
+			if code != 3 || !strings.Contains(stdout, want) {
+				t.Errorf("exit %d, want 3 and %q:\n%s", code, want, stdout)
 			}
 		}
 		cp.RunKubectl(t, "delete", "imagedigestmirrorset", "preview-a")
@@ -360,8 +360,8 @@ spec:
 			"action: restart-kubelet-and-daemon-reload-and-restart-kubelet",
 			"the controller would write 97-master-generated-credentialproviderconfig (created), 97-worker-generated-credentialproviderconfig (created)",
 		} {
-			if code != 1 || !strings.Contains(stdout, want) {
-				t.Errorf("exit %d, want 1 and %q:\n%s", code, want, stdout)
+			if code != 3 || !strings.Contains(stdout, want) {
+				t.Errorf("exit %d, want 3 and %q:\n%s", code, want, stdout)
 			}
 		}
 		cp.RunKubectl(t, "apply", "-f", creds)
@@ -376,8 +376,8 @@ spec:
 	t.Run("the problems are what the controller's events say once applied", func(t *testing.T) {
 		bad := writeTemp(t, "bad.yaml", invalidICSP)
 		stdout, _, code := runBinary(t, "preview", "--kubeconfig", cp.KubeconfigPath, "-f", bad)
-		if code != 3 {
-			t.Fatalf("exit %d, want 3:\n%s", code, stdout)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1:\n%s", code, stdout)
 		}
 		const prefix = `  ImageContentSourcePolicy "preview-bad": Warning InvalidMirrorConfiguration: `
 		i := strings.Index(stdout, prefix)

@@ -78,8 +78,8 @@ func TestWaitExitsWithTheStatusOfTheRollout(t *testing.T) {
 		defer cp.RunKubectl(t, "patch", "machineconfigpool", "worker", "--type=merge", "-p", `{"spec":{"paused":false}}`)
 		apply(t, fixtures.IDMS("wait-b", fixtures.Mirror("quay.io/wait-b", "m.local/wait-b")))
 		_, stderr, code := runWait(t, "--kubeconfig", kubeconfig, "--timeout", "4s", "--pool", "worker")
-		if code != 1 {
-			t.Fatalf("exit %d, want 1", code)
+		if code != 3 {
+			t.Fatalf("exit %d, want 3", code)
 		}
 		want := regexp.MustCompile(`(?m)^timed out after 4s; not live on 1 of 1 pools:\n  worker: (0/3 nodes updated to rendered-worker-[0-9a-f]{32}|waiting for a rendered config with the change .*) \(the pool is paused\)$`)
 		if !want.MatchString(stderr) {
@@ -99,8 +99,8 @@ func TestWaitExitsWithTheStatusOfTheRollout(t *testing.T) {
 		apply(t, fixtures.ICSP("wait-bad", fixtures.Mirror("quay.io/wait-bad", "https://m.local/wait-bad")))
 		defer cp.RunKubectl(t, "delete", "imagecontentsourcepolicy", "wait-bad")
 		_, stderr, code := runWait(t, "--kubeconfig", kubeconfig, "--timeout", "60s")
-		if code != 3 || !strings.Contains(stderr, `ImageContentSourcePolicy "wait-bad": spec.repositoryDigestMirrors[0].mirrors[0]: "https://m.local/wait-bad": a mirror must not carry a scheme`) {
-			t.Errorf("exit %d, want 3 with the problem", code)
+		if code != 4 || !strings.Contains(stderr, `ImageContentSourcePolicy "wait-bad": spec.repositoryDigestMirrors[0].mirrors[0]: "https://m.local/wait-bad": a mirror must not carry a scheme`) {
+			t.Errorf("exit %d, want 4 with the problem", code)
 		}
 	})
 
@@ -114,8 +114,8 @@ func TestWaitExitsWithTheStatusOfTheRollout(t *testing.T) {
 		apply(t, fixtures.IDMS("wait-c", fixtures.Mirror("quay.io/wait-c", "m.local/wait-c")))
 		stdout, stderr, code := runWait(t, "--kubeconfig", kubeconfig, "--timeout", "60s")
 		want := `worker: degraded: NodeDegraded: Node worker-0 is reporting: "disk full"`
-		if code != 3 || !strings.Contains(stdout, want) || !strings.Contains(stderr, "MachineConfigPool worker is degraded") {
-			t.Errorf("exit %d, want 3 with %q", code, want)
+		if code != 4 || !strings.Contains(stdout, want) || !strings.Contains(stderr, "MachineConfigPool worker is degraded") {
+			t.Errorf("exit %d, want 4 with %q", code, want)
 		}
 	})
 }
