@@ -424,8 +424,8 @@ func TestPreviewFollowsTheClustersNodeDisruptionPolicyTopologyAndRollout(t *test
 	action := func(args ...string) (string, string) {
 		t.Helper()
 		stdout, stderr, code := runBinary(t, append([]string{"preview", "--kubeconfig", cp.KubeconfigPath}, args...)...)
-		if code != 1 {
-			t.Fatalf("exit %d, want 1:\n%s%s", code, stdout, stderr)
+		if code != 3 {
+			t.Fatalf("exit %d, want 3:\n%s%s", code, stdout, stderr)
 		}
 		worker := poolSection(stdout, "worker")
 		m := regexp.MustCompile(`(?m)^action: (\S+) `).FindStringSubmatch(worker)
