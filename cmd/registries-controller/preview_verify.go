@@ -23,6 +23,13 @@ func (o *previewOptions) addVerifyFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.verifyImages, "verify-images", "", "with --verify: also check the images of this file (references one a line, or manifests whose pod specs name images)")
 	o.checkFlags.addWithoutOutput(cmd)
 	o.output = "text"
+	// Flags that mean nothing without --verify are refused before anything is read.
+	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {
+		if o.namespace != "" && !o.verify {
+			return errors.New("--namespace needs --verify: it names the credentials the pulls are checked with")
+		}
+		return o.checkNamespaceFlag(cmd)
+	}
 }
 
 // verifyPulls runs verify's checks on the worker pool's configuration rendered from next, the inputs with the
@@ -35,6 +42,16 @@ func (o *previewOptions) verifyPulls(ctx context.Context, stdout, stderr io.Writ
 		return err
 	}
 	defer r.Config.Close()
+	if o.namespace != "" {
+		// The namespace's secrets as they are now, with the credential provider files the changes would give.
+		restCfg, err := restConfig(o.kubeconfig)
+		if err != nil {
+			return err
+		}
+		if o.ns, err = o.readNamespaceCreds(ctx, restCfg, r.Pool, r.Platform, r.Files, stderr); err != nil {
+			return err
+		}
+	}
 	release := o.releaseImage
 	if release == "" {
 		release, _ = next.ReleaseImage()

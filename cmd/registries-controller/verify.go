@@ -42,6 +42,12 @@ type checkFlags struct {
 	timeout     time.Duration
 	concurrency int
 	perRegistry int
+	// namespace and serviceAccount: check with the credentials of the pods of namespace (verify_namespace.go).
+	namespace      string
+	serviceAccount string
+	// ns, when set, are the credentials of a namespace's pods (--namespace), used instead of the global pull
+	// secret alone where crio-credential-provider's file decides them.
+	ns *namespaceCreds
 }
 
 func (c *checkFlags) add(cmd *cobra.Command) {
@@ -56,13 +62,15 @@ func (c *checkFlags) addWithoutOutput(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&c.timeout, "timeout", 10*time.Second, "bound of each request to a registry")
 	cmd.Flags().IntVar(&c.concurrency, "concurrency", 32, "requests in flight, overall")
 	cmd.Flags().IntVar(&c.perRegistry, "per-registry", 8, "requests in flight to one registry")
+	cmd.Flags().StringVar(&c.namespace, "namespace", "", "with --kubeconfig: check with the credentials of a pod of this namespace (its dockerconfigjson secrets, as crio-credential-provider copies them)")
+	cmd.Flags().StringVar(&c.serviceAccount, "service-account", defaultServiceAccount, "with --namespace: the service account of the pods, whose permission to list secrets the plugin needs")
 }
 
 func newVerifyCommand() *cobra.Command {
 	o := &verifyOptions{}
 	cmd := &cobra.Command{
 		Use: "verify (--release-image REF | -f FILE | --running) (--manifests DIR | --config FILE [--drop-ins DIR] | --kubeconfig FILE [--pool worker])" +
-			" [--authfile FILE] [--certs-dir DIR] [-o json]",
+			" [--authfile FILE] [--namespace NS [--service-account default]] [--certs-dir DIR] [-o json]",
 		Short: "Ask the registries whether every pull of a set of images works under a mirror configuration",
 		Long: `verify checks a set of images against a mirror configuration by asking the registries, and says, per
 image, whether a node's pull works and from where.
@@ -80,8 +88,11 @@ has it, not found, unauthorized or forbidden (and with which credentials), TLS f
 problem), unreachable or timed out; or not tried (blocked, a digest-only mirror and a tag reference). Every
 mirror is asked; the source only when no mirror has the image.
 
-Credentials as a node has them: --authfile, the global pull secret; values are never printed, logged or
-written. CAs per registry from --certs-dir, as /etc/containers/certs.d on a node.
+Credentials as a node has them: --authfile, the global pull secret; with --namespace NS (and --kubeconfig),
+those of a pod of NS: the namespace's kubernetes.io/dockerconfigjson secrets as CRI-O's crio-credential-provider
+copies them over the global pull secret's keys (what 'explain --namespace' says, for the pool's provider file
+and the pods' --service-account). Each answer names the key and secret used; values are never printed, logged
+or written. CAs per registry from --certs-dir, as /etc/containers/certs.d on a node.
 
 The failing pulls come first with every place's answer, then the summary: per mirror the images it lacks,
 every NeverContactSource entry whose mirrors lack an image, the sources a pull contacts, the images no
@@ -96,6 +107,12 @@ configuration or the release image could not be read).`,
 			}
 			if o.running && o.kubeconfig == "" {
 				return errors.New("--running needs --kubeconfig")
+			}
+			if o.namespace != "" && o.kubeconfig == "" {
+				return errors.New("--namespace needs --kubeconfig: the namespace's secrets are read from the cluster")
+			}
+			if err := o.checkNamespaceFlag(cmd); err != nil {
+				return err
 			}
 			if o.output != "text" && o.output != "json" {
 				return fmt.Errorf("-o %q: want text or json", o.output)
@@ -163,7 +180,7 @@ func (o *verifyOptions) load(ctx context.Context, stderr io.Writer) (*registries
 	}
 	ctx, cancel := context.WithTimeout(ctx, previewTimeout)
 	defer cancel()
-	r, _, err := readCluster(ctx, o.kubeconfig)
+	r, restCfg, err := readCluster(ctx, o.kubeconfig)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -171,7 +188,12 @@ func (o *verifyOptions) load(ctx context.Context, stderr io.Writer) (*registries
 	if pool == nil {
 		return nil, nil, fmt.Errorf("MachineConfigPool %s does not exist", o.pool)
 	}
-	state, err := r.PoolState(pool, machineconfigs.Registries)
+	outputs := []*machineconfigs.Output{machineconfigs.Registries}
+	if o.namespace != "" {
+		// The kubelet's credential provider files too, read from the same rendered config.
+		outputs = append(outputs, machineconfigs.CredentialProviders)
+	}
+	state, err := r.PoolState(pool, outputs...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -179,13 +201,19 @@ func (o *verifyOptions) load(ctx context.Context, stderr io.Writer) (*registries
 		return nil, nil, state.RunningErr
 	}
 	fmt.Fprintf(stderr, "pool %s: its nodes run %s (the pool's status.configuration)\n", o.pool, state.Rendered)
+	if o.namespace != "" {
+		o.ns, err = o.readNamespaceCreds(ctx, restCfg, o.pool, render.Platform(r.Inputs()), state.Running, stderr)
+		if err != nil {
+			return nil, nil, err
+		}
+	}
 	cfg, err := explain.Load(state.Running)
 	return cfg, nil, err
 }
 
 // check asks the registries about images under cfg, prints the report and returns exit status 1 when a pull fails.
 func (c *checkFlags) check(ctx context.Context, stdout, stderr io.Writer, cfg *registriesconf.Config, prov *explain.Provenance, images []verify.Named) error {
-	places, err := explainAll(cfg, prov, c.authFile, images)
+	places, err := explainAll(cfg, prov, c.authFile, c.ns, images)
 	if err != nil {
 		return oneLineError{err}
 	}

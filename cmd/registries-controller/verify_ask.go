@@ -26,8 +26,9 @@ type placesToAsk struct {
 // maxFrom bounds the origins kept per image (a release image of 200 images, a cluster of 5,000 pods).
 const maxFrom = 3
 
-// explainAll explains each distinct image under cfg, with the credentials of authFile for each place.
-func explainAll(cfg *registriesconf.Config, prov *explain.Provenance, authFile string, named []verify.Named) (*placesToAsk, error) {
+// explainAll explains each distinct image under cfg, with the credentials of authFile for each place, or, with ns,
+// those of a pod of ns's namespace.
+func explainAll(cfg *registriesconf.Config, prov *explain.Provenance, authFile string, ns *namespaceCreds, named []verify.Named) (*placesToAsk, error) {
 	out := &placesToAsk{}
 	index := map[string]int{}
 	for _, n := range named {
@@ -46,7 +47,12 @@ func explainAll(cfg *registriesconf.Config, prov *explain.Provenance, authFile s
 				return nil, err
 			}
 		}
-		img, targets, err := imageOf(cfg, authFile, e)
+		if ns != nil {
+			if err := explain.ExplainNamespaceCredentials(e, cfg, ns.facts.input(ns.namespace, ns.files)); err != nil {
+				return nil, err
+			}
+		}
+		img, targets, err := imageOf(cfg, authFile, ns, e)
 		if err != nil {
 			return nil, err
 		}
@@ -59,7 +65,7 @@ func explainAll(cfg *registriesconf.Config, prov *explain.Provenance, authFile s
 }
 
 // imageOf turns an explanation into the image to judge and what to ask at each place.
-func imageOf(cfg *registriesconf.Config, authFile string, e *explain.Explanation) (verify.Image, []*registryprobe.Target, error) {
+func imageOf(cfg *registriesconf.Config, authFile string, ns *namespaceCreds, e *explain.Explanation) (verify.Image, []*registryprobe.Target, error) {
 	img := verify.Image{Reference: e.Reference, Skipped: e.Skipped}
 	if e.Entry != nil {
 		img.Entry = e.Entry.Prefix
@@ -78,9 +84,11 @@ func imageOf(cfg *registriesconf.Config, authFile string, e *explain.Explanation
 			if err != nil {
 				return img, nil, err
 			}
-			cred, err := credentialFor(cfg, authFile, named, a.Credentials)
-			if err != nil {
-				return img, nil, err
+			cred, ok := ns.credentialAt(e, i)
+			if !ok {
+				if cred, err = credentialFor(cfg, authFile, named, a.Credentials); err != nil {
+					return img, nil, err
+				}
 			}
 			targets[i] = &registryprobe.Target{Ref: named, Insecure: a.Insecure, Credential: cred}
 		}

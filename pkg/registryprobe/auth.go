@@ -50,17 +50,20 @@ func parseChallenge(h string) challenge {
 	return ch
 }
 
-// tokenKey names a cached Authorization header: per host and repository (a token's scope is one repository).
-type tokenKey struct{ host, repo string }
+// tokenKey names a cached Authorization header: per host and repository (a token's scope is one repository), and
+// per credentials (Credential.From): places of one host may be asked with different ones (a namespace's key for
+// one repository, the global pull secret's for another), and one's header must not answer for the other.
+type tokenKey struct{ host, repo, from string }
 
-// cachedAuth returns the Authorization header that worked for the repository before, "" when none.
-func (p *Prober) cachedAuth(host, repo string) string {
+// cachedAuth returns the Authorization header that worked for the repository with the credentials from before, ""
+// when none.
+func (p *Prober) cachedAuth(host, repo, from string) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if a, ok := p.tokens[tokenKey{host, repo}]; ok {
+	if a, ok := p.tokens[tokenKey{host, repo, from}]; ok {
 		return a
 	}
-	return p.tokens[tokenKey{host: host}] // Basic is per host
+	return p.tokens[tokenKey{host: host, from: from}] // Basic is per host
 }
 
 func (p *Prober) cacheAuth(k tokenKey, header string) {
@@ -86,7 +89,7 @@ func (p *Prober) authorize(ctx context.Context, client *http.Client, m *manifest
 			return authorization{}, nil
 		}
 		h := "Basic " + base64.StdEncoding.EncodeToString([]byte(cred.Username+":"+cred.Password))
-		p.cacheAuth(tokenKey{host: host}, h)
+		p.cacheAuth(tokenKey{host: host, from: cred.From}, h)
 		return authorization{header: h, credentialsSent: true}, nil
 	case bearerScheme:
 		token, err := p.token(ctx, client, ch, repo, cred)
@@ -94,7 +97,7 @@ func (p *Prober) authorize(ctx context.Context, client *http.Client, m *manifest
 			return authorization{credentialsSent: !cred.empty()}, err
 		}
 		h := "Bearer " + token
-		p.cacheAuth(tokenKey{host, repo}, h)
+		p.cacheAuth(tokenKey{host, repo, cred.From}, h)
 		return authorization{header: h, credentialsSent: !cred.empty()}, nil
 	}
 	return authorization{}, nil

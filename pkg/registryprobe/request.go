@@ -104,7 +104,7 @@ func (m *manifestRequest) ask(ctx context.Context, client *http.Client, scheme s
 // 5xx with backoff. It returns the final status and headers; the body is drained and closed.
 func (m *manifestRequest) send(ctx context.Context, client *http.Client, method, url string, res *Result) (int, http.Header, error) {
 	repo := reference.Path(m.t.Ref)
-	auth := m.p.cachedAuth(reference.Domain(m.t.Ref), repo)
+	auth := m.p.cachedAuth(reference.Domain(m.t.Ref), repo, m.t.Credential.From)
 	authenticated := false
 	backoff := m.p.opts.Backoff
 	for attempt := 0; ; attempt++ {
