@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,6 +20,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/openshift/registries-controller/pkg/containerruntime"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
@@ -479,4 +481,67 @@ func TestPreviewFollowsTheClustersNodeDisruptionPolicyTopologyAndRollout(t *test
 			t.Errorf("no rollout note naming the pool's status.configuration %s:\n%s", statusConfig(t, "worker"), out)
 		}
 	})
+}
+
+const ctrcfgYAML = `apiVersion: machineconfiguration.openshift.io/v1
+kind: ContainerRuntimeConfig
+metadata:
+  name: preview-crc
+spec:
+  machineConfigPoolSelector:
+    matchLabels:
+      pools.operator.machineconfiguration.openshift.io/worker: ""
+  containerRuntimeConfig:
+    logLevel: debug
+`
+
+// Issue 21 §3: preview of a ContainerRuntimeConfig change shows its files and the node action (docs/semantics.md
+// §11.6): the daemon drains and reboots, the minimal safe action drains and restarts CRI-O.
+func TestPreviewOfAContainerRuntimeConfigShowsItsFilesAndTheNodeAction(t *testing.T) {
+	cp.Reset(t)
+	startInProcess(t, cp.RESTConfig, fastSettle, 0)
+	deleteContainerRuntimeConfigsOnCleanup(t)
+	created := writeTemp(t, "crc.yaml", ctrcfgYAML)
+	stdout, stderr, code := runBinary(t, "preview", "--kubeconfig", cp.KubeconfigPath, "-f", created)
+	t.Logf("preview:\n%s%s", stdout, stderr)
+	for _, want := range []string{
+		"99-worker-generated-containerruntime would be created",
+		"changes:\n  + /etc/crio/crio.conf.d/01-ctrcfg-logLevel: 48 bytes\naction: reboot (drain and reboot the node)",
+		"/etc/crio/crio.conf.d/01-ctrcfg-logLevel: added; no node disruption policy covers it, so the node reboots (container-runtime-file-changed: reboot)",
+		"minimal safe action: drain-and-restart-crio (drain the node and restart CRI-O)",
+		"the controller would write 99-worker-generated-containerruntime (created)\n",
+	} {
+		if code != 3 || !strings.Contains(stdout, want) {
+			t.Errorf("exit %d, want 3 and %q", code, want)
+		}
+	}
+	if strings.Contains(stdout, "99-master-generated-containerruntime") {
+		t.Errorf("preview names a MachineConfig of master, which the object does not select")
+	}
+
+	cp.RunKubectl(t, "apply", "-f", created)
+	framework.Eventually(t, 30*time.Second, "the MachineConfig preview announced", func() (bool, string) {
+		files, _, err := crcMachineConfigFiles(t, "99-worker-generated-containerruntime")
+		return err == nil && strings.Contains(files[containerruntime.LogLevelDropIn], `"debug"`), fmt.Sprint(err, files)
+	})
+	stdout, _, code = runBinary(t, "preview", "--kubeconfig", cp.KubeconfigPath, "-f", created)
+	if code != 0 || !strings.Contains(stdout, "99-worker-generated-containerruntime would stay as it is") {
+		t.Errorf("once applied: exit %d, want 0:\n%s", code, stdout)
+	}
+
+	// A change of the object: a file added and one changed, the same action.
+	changed := writeTemp(t, "crc.yaml", strings.Replace(ctrcfgYAML, "logLevel: debug\n", "logLevel: info\n    pidsLimit: 4096\n", 1))
+	stdout, stderr, code = runBinary(t, "preview", "--kubeconfig", cp.KubeconfigPath, "-f", changed)
+	t.Logf("preview of the change:\n%s%s", stdout, stderr)
+	for _, want := range []string{
+		"99-worker-generated-containerruntime would be updated",
+		"  ~ /etc/crio/crio.conf.d/01-ctrcfg-logLevel: line -     log_level = \"debug\"\n  ~ /etc/crio/crio.conf.d/01-ctrcfg-logLevel: line +     log_level = \"info\"\n  + /etc/crio/crio.conf.d/01-ctrcfg-pidsLimit: 46 bytes\naction: reboot (drain and reboot the node)",
+		"/etc/crio/crio.conf.d/01-ctrcfg-pidsLimit: added; no node disruption policy covers it, so the node reboots (container-runtime-file-changed: reboot)",
+		"minimal safe action: drain-and-restart-crio (drain the node and restart CRI-O)",
+		"the controller would write 99-worker-generated-containerruntime (updated)\n",
+	} {
+		if code != 3 || !strings.Contains(stdout, want) {
+			t.Errorf("exit %d, want 3 and %q", code, want)
+		}
+	}
 }
