@@ -78,18 +78,6 @@ func trustDir(t *testing.T, cert *serverCert, hosts ...string) (string, *types.S
 	return dir, push
 }
 
-// imageReferences is a release payload's image-references naming each reference under its tag name.
-func imageReferences(refs map[string]string) []byte {
-	var tags []string
-	for _, name := range []string{"cli", "installer", "machine-config-operator"} {
-		if ref, ok := refs[name]; ok {
-			tags = append(tags, fmt.Sprintf(`{"name": %q, "from": {"kind": "DockerImage", "name": %q}}`, name, ref))
-		}
-	}
-	return []byte(`{"kind": "ImageStream", "apiVersion": "image.openshift.io/v1", "metadata": {"name": "4.22.0"}, "spec": {"tags": [` +
-		strings.Join(tags, ", ") + `]}}`)
-}
-
 // TestVerifyNamesTheReleaseImageAMirrorLacksUnderNeverContactSource assembles a release payload (framework.
 // StartReleaseMirror): three images and a release image whose image-references names them by digest at the source.
 // The mirror of an ImageDigestMirrorSet with NeverContactSource holds the release image and two of the three.
