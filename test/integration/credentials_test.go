@@ -213,8 +213,14 @@ func TestAGateOffLeavesTheCredentialProvidersAloneAndAMissingCRDStopsNothingElse
 	cp.RunKubectl(t, "patch", "featuregate", "cluster", "--type=merge", "-p", `{"spec":{"customNoUpgrade":{"disabled":[]}}}`)
 	waitForCredentialFiles(t, "the MachineConfigs once the gate is on", func(f map[string]string) bool { return f["generic-credential-provider.yaml"] != "" })
 
-	// The CRD removed (which deletes the object first, so its MachineConfigs go as garbage collection would take
-	// them): /readyz names it, the registries MachineConfigs are still written, and a credential providers
+	// The object deleted: its MachineConfigs go. (Deleting the CRD deletes the object too, but this control plane
+	// runs no garbage collector, and the controller may see the CRD terminating before the object's deletion, in
+	// which case it leaves the MachineConfigs alone, as it must for a kind it cannot read: on a cluster, garbage
+	// collection takes them through their owner reference. So the object goes first, then the CRD.)
+	cp.RunKubectl(t, "delete", "criocredentialproviderconfig", "cluster", "--wait=true")
+	waitForCredentialFiles(t, "the MachineConfigs of the deleted object gone", func(f map[string]string) bool { return f == nil })
+
+	// The CRD removed: /readyz names it, the registries MachineConfigs are still written, and a credential providers
 	// MachineConfig written meanwhile by another build is left alone until the CRD is back.
 	crd := "criocredentialproviderconfigs.config.openshift.io"
 	cp.RunKubectl(t, "delete", "crd", crd, "--wait=true")
@@ -230,7 +236,6 @@ func TestAGateOffLeavesTheCredentialProvidersAloneAndAMissingCRDStopsNothingElse
 		ready, why := ctrl.health.Ready()
 		return !ready && strings.Contains(why, "CRIOCredentialProviderConfig (criocredentialproviderconfigs.config.openshift.io/v1), which counts because its feature gate CRIOCredentialProviderConfig is on"), why
 	})
-	waitForCredentialFiles(t, "the MachineConfigs of the deleted object gone", func(f map[string]string) bool { return f == nil })
 	kubectlApply(t, `apiVersion: machineconfiguration.openshift.io/v1
 kind: MachineConfig
 metadata:
