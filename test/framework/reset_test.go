@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	configv1 "github.com/openshift/api/config/v1"
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -32,6 +33,14 @@ var resetObjects = map[string]inputs.Object{
 	inputs.KindMachineConfigPool:      fixtures.Pool("infra", false),
 	inputs.KindInfrastructure:         fixtures.Infrastructure(configv1.AWSPlatformType),
 	inputs.KindCRIOCredentialProvider: fixtures.CRIOCredentialProviderConfig("quay.io"),
+	inputs.KindContainerRuntimeConfig: &mcfgv1.ContainerRuntimeConfig{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "machineconfiguration.openshift.io/v1", Kind: "ContainerRuntimeConfig"},
+		ObjectMeta: metav1.ObjectMeta{Name: "reset"},
+		Spec: mcfgv1.ContainerRuntimeConfigSpec{
+			MachineConfigPoolSelector: &metav1.LabelSelector{MatchLabels: map[string]string{fixtures.LabelPoolPrefix + "worker": ""}},
+			ContainerRuntimeConfig:    &mcfgv1.ContainerRuntimeConfiguration{LogLevel: "debug"},
+		},
+	},
 }
 
 // TestResetDeletesAnObjectOfEveryInputKind creates an object of every input kind and a MachineConfig, deletes the
