@@ -73,9 +73,12 @@ func TestTheSuccessorOfALeaderKilledDuringABurstEndsWhereAnUninterruptedRunWould
 	t.Logf("leader killed with %d of 100 objects created; kubectl finished %s later; the successor wrote the final "+
 		"MachineConfigs %s after the kill (lease 4s)", atKill, applied.Round(10*time.Millisecond), time.Since(killed).Round(10*time.Millisecond))
 	_ = took
-	if leaderSyncs(follower) <= 0 {
-		t.Errorf("the follower never synced")
-	}
+	// The follower's /metrics is read until it answers: under load one read can fail (-1) while the successor is
+	// busy; a follower that never synced still fails here after the window.
+	framework.Eventually(t, 15*time.Second, "the follower's syncs (registries_controller_syncs_total > 0)", func() (bool, string) {
+		n := leaderSyncs(follower)
+		return n > 0, fmt.Sprint(n)
+	})
 }
 
 // leaderSyncs returns how many syncs a process ran: only the leader syncs.
