@@ -28,6 +28,7 @@ func TestAControllerKilledBetweenItsTwoPoolWritesLeavesEachMachineConfigWholeAnd
 	h := recordHistory(t)
 
 	writes := 0
+	started := time.Now()
 	held := proxy.Hold(func(r framework.Request) bool {
 		if r.Resource != "machineconfigs" || (r.Verb != "update" && r.Verb != "create") {
 			return false
@@ -51,6 +52,23 @@ func TestAControllerKilledBetweenItsTwoPoolWritesLeavesEachMachineConfigWholeAnd
 		t.Fatal("the second write never came")
 	}
 	heldName := held.Request.Name
+	// The controller writes pools concurrently, so the first write may still be on its way when the second
+	// arrives: the kill falls between the two writes only once kube-apiserver has answered the first.
+	answered := func() bool {
+		for _, r := range proxy.Requests() {
+			if r.Resource == "machineconfigs" && (r.Verb == "update" || r.Verb == "create") && !r.Held && r.Name != heldName && r.Time.After(started) {
+				return r.Code != 0
+			}
+		}
+		return false
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !answered() {
+		if time.Now().After(deadline) {
+			t.Fatal("the first write was never answered")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	c.Kill()
 	<-held.Done()
 	t.Logf("killed with the write of %s held back", heldName)
