@@ -63,7 +63,10 @@ over 1,572,864 bytes (1.5 MiB); the pool then gets no configuration at all. rend
 writes to --rendered-base-bytes, the size of a pool's rendered MachineConfig without them (default 243503, the
 largest of a default cluster); read the cluster's figure with
   oc get machineconfig $(oc get mcp worker -o jsonpath='{.status.configuration.name}') -o json | wc -c
-(and the same for master). At 80% it warns; over it, it is invalid input.`,
+(and the same for master). A custom pool's rendered MachineConfig is estimated as MCO merges it: the same base
+(a custom pool normally selects the worker role's MachineConfigs besides its own) plus this project's
+MachineConfigs its machineConfigSelector selects (the worker's registries.conf too) and the MachineConfigs in
+--manifests it selects; those count for the built-in pools too. At 80% it warns; over it, it is invalid input.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return o.run(cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -99,7 +102,7 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	var rendered []renderedconfig.Size
 	if err == nil {
 		// The pools' rendered MachineConfigs must fit too (docs/semantics.md §3.6).
-		if rendered, err = out.EstimateRendered(o.renderedBaseBytes); err == nil {
+		if rendered, err = out.EstimateRendered(o.renderedBaseBytes, objs.Pools, objs.MachineConfigs); err == nil {
 			if refused := render.CheckRendered(out, rendered); refused != nil {
 				err = refused
 			}

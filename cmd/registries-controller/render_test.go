@@ -235,3 +235,49 @@ func TestRenderBudgetsThePoolsRenderedMachineConfig(t *testing.T) {
 		t.Errorf("%s was written", out)
 	}
 }
+
+func TestRenderBudgetsACustomPoolAsMCOMergesIt(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: team}\nspec:\n  imageDigestMirrors:\n")
+	for i := range 2300 {
+		fmt.Fprintf(&b, "  - source: registry.example.com/team/app-%05d\n    mirrors: [mirror-one.example.net/team/app-%05d, mirror-two.example.net/team/app-%05d]\n", i, i, i)
+	}
+	writeFile(t, filepath.Join(dir, "in", "idms.yaml"), b.String())
+	pools, err := os.ReadFile("../../examples/containerruntime/pools.yaml") // master, worker and infra (role in (worker, infra))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "in", "pools.yaml"), string(pools))
+	// An installer's MachineConfig of the custom pool: 400,000 bytes of a file only infra's nodes get.
+	writeFile(t, filepath.Join(dir, "in", "infra-mc.yaml"), "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\n"+
+		"metadata:\n  name: 50-infra-tuning\n  labels: {machineconfiguration.openshift.io/role: infra}\n"+
+		`spec: {config: {ignition: {version: 3.5.0}, storage: {files: [{path: /etc/tuning, mode: 420, contents: {source: "data:,`+
+		strings.Repeat("x", 400000)+`"}}]}}}`+"\n")
+
+	// The worker's registries.conf on the default base fits the worker (about 1.19 MB, under 80%); infra merges it too, plus its
+	// own 400,000 bytes: refused, nothing written.
+	out := filepath.Join(dir, "out")
+	_, stderr, code := runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", out)
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1:\n%s", code, stderr)
+	}
+	for _, want := range []string{`Image "cluster": spec: "infra": with this configuration the rendered MachineConfig of pool infra is over the 1,572,864 bytes`,
+		"its largest other MachineConfigs: 50-infra-tuning (", "nothing written"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s was written", out)
+	}
+
+	// Without the custom pool's MachineConfig, infra is the worker's rendered MachineConfig: written, and no pool warned of.
+	if err := os.Remove(filepath.Join(dir, "in", "infra-mc.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", out)
+	if code != 0 || strings.Contains(stderr, "rendered MachineConfig of pool") {
+		t.Errorf("exit status %d, want 0 and no rendered-budget warning:\n%s", code, stderr)
+	}
+}

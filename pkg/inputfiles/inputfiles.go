@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/openshift/registries-controller/pkg/inputs"
@@ -27,6 +28,10 @@ type Manifests struct {
 	// Skipped has one line per document that is not a render input, e.g.
 	// `examples/ns.yaml (document 2): skipping v1 Namespace "demo": not an input of the render`.
 	Skipped []string
+	// MachineConfigs are the MachineConfig objects read, which are not inputs of the render (they are in Skipped
+	// too): `render` counts them in the rendered MachineConfig of each pool that selects them (docs/semantics.md
+	// §3.6).
+	MachineConfigs []*mcfgv1.MachineConfig
 	// Refused are the problems of the objects that are not taken: what the API server would refuse by the kind's
 	// CRD (pkg/crdvalidation: types, unknown fields, enums, patterns, CEL rules, every problem of every object at
 	// once), an object that does not decode, an object defined twice. Read, ReadDir and Decode return them as an
@@ -195,6 +200,9 @@ func (o *Manifests) addObject(where string, raw json.RawMessage) error {
 		return nil
 	}
 	kind := inputs.KindOf(tm.APIVersion, tm.Kind)
+	if kind == nil && tm.APIVersion == mcfgv1.SchemeGroupVersion.String() && tm.Kind == "MachineConfig" {
+		return o.addMachineConfig(where, tm, raw)
+	}
 	if kind == nil {
 		o.skip(where, tm, "not an input of the render")
 		return nil
@@ -228,6 +236,18 @@ func (o *Manifests) addObject(where string, raw json.RawMessage) error {
 	}
 	o.Inputs.Add(kind, obj)
 	o.Objects = append(o.Objects, Object{Kind: kind, Object: obj, Where: where})
+	return nil
+}
+
+// addMachineConfig keeps a MachineConfig for the rendered MachineConfig budget and notes it as skipped: it is not an
+// input of the render.
+func (o *Manifests) addMachineConfig(where string, tm typeMeta, raw json.RawMessage) error {
+	mc := &mcfgv1.MachineConfig{}
+	if err := json.Unmarshal(raw, mc); err != nil {
+		return fmt.Errorf("%s: MachineConfig %q does not decode: %w", where, tm.Metadata.Name, err)
+	}
+	o.MachineConfigs = append(o.MachineConfigs, mc)
+	o.skip(where, tm, "not an input of the render (render counts it in the rendered MachineConfig of the pools that select it)")
 	return nil
 }
 

@@ -2,9 +2,11 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
@@ -17,24 +19,67 @@ import (
 // cluster's figure (docs/semantics.md §3.6).
 const DefaultRenderedBaseBytes = 243503
 
-// EstimateRendered returns, for every pool the render writes for, the size of its rendered MachineConfig without a
-// cluster: baseBytes plus what the pool's MachineConfigs of this render add to it (renderedconfig.Estimate).
-func (out *Output) EstimateRendered(baseBytes int) ([]renderedconfig.Size, error) {
-	var sizes []renderedconfig.Size
-	for _, pool := range out.AllPools() {
-		var ours []*mcfgv1.MachineConfig
-		for _, d := range out.MachineConfigs {
-			if d.Key.Pool == pool {
-				ours = append(ours, d.Object)
-			}
+// EstimateRendered returns the size of every pool's rendered MachineConfig without a cluster, pools by name: those
+// of pools (the MachineConfigPools of the input; each built-in pool when there is none) and every pool the render
+// writes for. A pool's rendered MachineConfig is estimated as the render controller merges it
+// (renderedconfig.Estimate): baseBytes, the rendered MachineConfig of a pool selecting the worker's or master's
+// MachineConfigs of a default cluster, plus the MachineConfigs its spec.machineConfigSelector selects among this
+// render's and others (the MachineConfigs read beside the input, e.g. an installer's; one named as this project's
+// is replaced by the render's). So a custom pool that selects the worker role's MachineConfigs besides its own
+// (role in (worker, infra)) carries the worker's registries.conf, its own MachineConfigs and the worker's base
+// (docs/semantics.md §3.6). A pool without a selector is taken to select its role's MachineConfigs, as the
+// built-in pools' selectors do.
+func (out *Output) EstimateRendered(baseBytes int, pools []*mcfgv1.MachineConfigPool, others []*mcfgv1.MachineConfig) ([]renderedconfig.Size, error) {
+	candidates := make([]*mcfgv1.MachineConfig, 0, len(out.MachineConfigs)+len(others))
+	for _, d := range out.MachineConfigs {
+		candidates = append(candidates, d.Object)
+	}
+	for _, mc := range others {
+		if !isOurs(mc.Name) {
+			candidates = append(candidates, mc)
 		}
-		s, err := renderedconfig.Estimate(pool, baseBytes, ours)
+	}
+	byName := map[string]*mcfgv1.MachineConfigPool{}
+	for _, p := range pools {
+		byName[p.Name] = p
+	}
+	names := out.AllPools()
+	if len(pools) == 0 {
+		names = append(names, machineconfigs.BuiltInPools(nil)...)
+	}
+	for name := range byName {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var sizes []renderedconfig.Size
+	for _, name := range slices.Compact(names) {
+		pool := byName[name]
+		if pool == nil || pool.Spec.MachineConfigSelector == nil {
+			pool = roleSelecting(name, pool)
+		}
+		selected, err := renderedconfig.Select(pool, candidates)
+		if err != nil {
+			return nil, err
+		}
+		s, err := renderedconfig.Estimate(name, baseBytes, selected)
 		if err != nil {
 			return nil, err
 		}
 		sizes = append(sizes, s)
 	}
 	return sizes, nil
+}
+
+// roleSelecting returns pool (a new one named name when nil) selecting the MachineConfigs of its role, as a built-in
+// pool's selector does.
+func roleSelecting(name string, pool *mcfgv1.MachineConfigPool) *mcfgv1.MachineConfigPool {
+	if pool == nil {
+		pool = &mcfgv1.MachineConfigPool{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	} else {
+		pool = pool.DeepCopy()
+	}
+	pool.Spec.MachineConfigSelector = &metav1.LabelSelector{MatchLabels: map[string]string{mcfgv1.MachineConfigRoleLabelKey: name}}
+	return pool
 }
 
 // CheckRendered returns the problems of every pool whose rendered MachineConfig the render's MachineConfigs would

@@ -4,9 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/renderedconfig"
+	"github.com/openshift/registries-controller/test/fixtures"
 )
 
 func TestTheRenderedBudgetOffline(t *testing.T) {
@@ -28,7 +32,7 @@ func TestTheRenderedBudgetOffline(t *testing.T) {
 		{"with large MachineConfigs of their own the pools are over it", 600000, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sizes, err := out.EstimateRendered(tc.base)
+			sizes, err := out.EstimateRendered(tc.base, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,5 +105,58 @@ func TestTheRenderedBudgetNamesThePoolsOtherMachineConfigs(t *testing.T) {
 	sizes[0].Before = sizes[0].Bytes + 1
 	if invalid := render.CheckRendered(out, sizes); invalid != nil {
 		t.Errorf("a change that shrinks a pool over the limit is refused: %v", invalid)
+	}
+}
+
+func TestTheRenderedBudgetOfACustomPoolCarriesTheWorkersMachineConfigs(t *testing.T) {
+	in := manyMirrors(10, 200)
+	infra := fixtures.Pool("infra", false)
+	infra.Spec.MachineConfigSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
+		Key: mcfgv1.MachineConfigRoleLabelKey, Operator: metav1.LabelSelectorOpIn, Values: []string{"worker", "infra"}}}}
+	in.Pools = []*mcfgv1.MachineConfigPool{fixtures.Pool("master", true), fixtures.Pool("worker", true), infra, fixtures.Pool("gpu", false)}
+	out, err := render.Render(in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := fixtures.MachineConfig("50-infra-big", "infra", fixtures.File("/etc/big", strings.Repeat("x", 300000)))
+	small := fixtures.MachineConfig("50-worker-small", "worker", fixtures.File("/etc/small", strings.Repeat("y", 1000)))
+	// A MachineConfig named as this project's (an earlier render's output among the manifests) is the render's.
+	stale := fixtures.MachineConfig("99-worker-generated-registries", "worker", fixtures.File("/etc/stale", strings.Repeat("z", 300000)))
+	base := render.DefaultRenderedBaseBytes
+	sizes, err := out.EstimateRendered(base, in.Pools, []*mcfgv1.MachineConfig{big, small, stale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]renderedconfig.Size{}
+	var names []string
+	for _, s := range sizes {
+		got[s.Pool] = s
+		names = append(names, s.Pool)
+	}
+	if strings.Join(names, " ") != "gpu infra master worker" {
+		t.Fatalf("pools estimated: %q, want gpu infra master worker", names)
+	}
+	ours := len(out.MachineConfigs[0].Object.Spec.Config.Raw)
+	worker, master, infraSize := got["worker"], got["master"], got["infra"]
+	if got["gpu"].Bytes != base {
+		t.Errorf("%s: a pool selecting none of the MachineConfigs is its base, %d bytes", got["gpu"], base)
+	}
+	// The file's JSON around its 1,000 bytes (path, mode, data URL, Ignition's empty fields) is about 500 bytes.
+	if worker.Bytes < master.Bytes+1000 || worker.Bytes > master.Bytes+2000 {
+		t.Errorf("worker %d bytes, master %d: the worker's 1,000-byte MachineConfig of the manifests is to be counted once, the stale copy of ours never", worker.Bytes, master.Bytes)
+	}
+	if infraSize.Bytes < worker.Bytes+300000 || infraSize.Bytes > worker.Bytes+300000+ours/10 {
+		t.Errorf("infra %d bytes, worker %d: the custom pool is the worker's rendered MachineConfig plus its own 300,000-byte MachineConfig", infraSize.Bytes, worker.Bytes)
+	}
+	if worker.Over() || !infraSize.Over() {
+		t.Fatalf("the case needs the worker under the limit and infra over it: %s; %s", worker, infraSize)
+	}
+	invalid := render.CheckRendered(out, sizes)
+	if invalid == nil || !strings.Contains(invalid.Error(), "the rendered MachineConfig of pool infra is over the 1,572,864 bytes") ||
+		!strings.Contains(invalid.Error(), "its largest other MachineConfigs: 50-infra-big (") {
+		t.Errorf("problems: %v", invalid)
+	}
+	if ws := render.RenderedWarnings(sizes); len(ws) != 2 || !strings.Contains(ws[0], "pool master") || !strings.Contains(ws[1], "pool worker") {
+		t.Errorf("warnings: %q, want master and worker near the limit", ws)
 	}
 }
