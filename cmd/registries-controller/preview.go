@@ -76,6 +76,12 @@ MachineConfig yet (a rollout in progress), and what the nodes still on the older
 (parts of the input not applied) are grouped as render groups them (--verbose lists all). Invalid input:
 every problem, as the controller's InvalidMirrorConfiguration event on each object says it.
 
+It then prints each pool's rendered MachineConfig as the machine-config-operator would merge it after the
+change (the pool's current rendered MachineConfig, status.configuration.name, with the MachineConfigs the
+pool selects and this project's replaced by the preview's) and its share of the 1,572,864 bytes (1.5 MiB) the
+operator accepts, with a warning at 80%. Over the limit the controller would write nothing: preview prints
+the events it would record instead, and exits 1.
+
 It writes nothing, neither to the cluster (no server-side dry run, which needs write permission) nor
 to disk.
 
@@ -84,7 +90,8 @@ cluster runs or moves to (or --release-image) and its payload, and of the images
 under the configuration the worker pool would get, and prints verify's report after the preview.
 
 Exit status: 0 nothing would change; 3 the controller would write a MachineConfig (not 1 as kubectl diff:
-1 means refused input in every subcommand); 1 the result would be invalid, so nothing would be applied, or
+1 means refused input in every subcommand); 1 the result would be invalid or a pool's rendered MachineConfig over
+the limit, so nothing would be applied, or
 with --verify a pull would fail; 2 error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -149,6 +156,13 @@ func (o *previewOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fmt.Errorf("listing MachineConfigs: %w", err)
 	}
+	// The pools' rendered MachineConfigs must fit, as the controller checks before it writes (docs/semantics.md §3.6).
+	budget := measureRendered(out, next.Pools, existing, r.Decoder())
+	if budget.refused != nil {
+		budget.print(&buf)
+		_, err := buf.WriteTo(stdout)
+		return errors.Join(err, &exitError{code: previewInvalid})
+	}
 	pools, err := preview.Compare(machineconfigs.BuiltInPools(in.Pools), out, existing, r.Decoder())
 	if err != nil {
 		return err
@@ -161,6 +175,7 @@ func (o *previewOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	}
 	printReport(&buf, out.Report, o.verbose)
 	printSizeWarnings(&buf, out)
+	budget.print(&buf)
 	if _, err := buf.WriteTo(stdout); err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -19,20 +18,7 @@ import (
 // render controller cannot merge (another writer's config it refuses) is left out and logged: it is degraded
 // whatever this project writes, and this project's writes must not wait for it.
 func (c *Controller) measureRendered(ctx context.Context, pools []*mcfgv1.MachineConfigPool, all []*mcfgv1.MachineConfig, actions []machineconfigs.Action) []renderedconfig.Size {
-	byName := make(map[string]*mcfgv1.MachineConfig, len(all))
-	for _, mc := range all {
-		byName[mc.Name] = mc
-	}
-	sizes := make([]renderedconfig.Size, len(pools))
-	errs := make([]error, len(pools))
-	var wg sync.WaitGroup
-	for i, pool := range pools {
-		wg.Go(func() {
-			p := renderedconfig.Pool{Pool: pool, Rendered: byName[renderedName(pool)]}
-			sizes[i], errs[i] = renderedconfig.MeasureChange(p, all, actions, c.budgetCache)
-		})
-	}
-	wg.Wait()
+	sizes, errs := renderedconfig.MeasurePools(pools, all, actions, c.budgetCache)
 	c.budgetCache.Sweep()
 	var out []renderedconfig.Size
 	for i, err := range errs {
@@ -45,21 +31,12 @@ func (c *Controller) measureRendered(ctx context.Context, pools []*mcfgv1.Machin
 	return out
 }
 
-// renderedName returns the name of the pool's current rendered MachineConfig: the one its nodes run
-// (status.configuration), or the one it is rolling out when none runs yet.
-func renderedName(pool *mcfgv1.MachineConfigPool) string {
-	if pool.Status.Configuration.Name != "" {
-		return pool.Status.Configuration.Name
-	}
-	return pool.Spec.Configuration.Name
-}
-
 // renderedKey identifies what the pools' rendered MachineConfigs are made of, as far as the pools say: each pool's
 // name, selector and current rendered MachineConfig.
 func renderedKey(pools []*mcfgv1.MachineConfigPool) string {
 	var b strings.Builder
 	for _, p := range pools {
-		fmt.Fprintf(&b, "%s/%s/%s/%s;", p.Name, p.UID, renderedName(p), metav1.FormatLabelSelector(p.Spec.MachineConfigSelector))
+		fmt.Fprintf(&b, "%s/%s/%s/%s;", p.Name, p.UID, renderedconfig.CurrentName(p), metav1.FormatLabelSelector(p.Spec.MachineConfigSelector))
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	ign3types "github.com/coreos/ignition/v2/config/v3_5/types"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
@@ -184,6 +185,35 @@ func MeasureChange(pool Pool, existing []*mcfgv1.MachineConfig, actions []machin
 	}
 	after.Before = before.Bytes
 	return after, nil
+}
+
+// MeasurePools returns, for each of pools, the size of its rendered MachineConfig once actions are carried out on
+// all (every MachineConfig of the cluster): MeasureChange with the pool's current rendered MachineConfig
+// (CurrentName) found in all, pools measured concurrently. errs[i] is pool i's error, e.g. another writer's
+// MachineConfig the render controller cannot merge, and sizes[i] is then empty.
+func MeasurePools(pools []*mcfgv1.MachineConfigPool, all []*mcfgv1.MachineConfig, actions []machineconfigs.Action, cache *Cache) (sizes []Size, errs []error) {
+	byName := make(map[string]*mcfgv1.MachineConfig, len(all))
+	for _, mc := range all {
+		byName[mc.Name] = mc
+	}
+	sizes, errs = make([]Size, len(pools)), make([]error, len(pools))
+	var wg sync.WaitGroup
+	for i, pool := range pools {
+		wg.Go(func() {
+			sizes[i], errs[i] = MeasureChange(Pool{Pool: pool, Rendered: byName[CurrentName(pool)]}, all, actions, cache)
+		})
+	}
+	wg.Wait()
+	return sizes, errs
+}
+
+// CurrentName returns the name of the pool's current rendered MachineConfig: the one its nodes run
+// (status.configuration), or the one it is rolling out when none runs yet.
+func CurrentName(pool *mcfgv1.MachineConfigPool) string {
+	if pool.Status.Configuration.Name != "" {
+		return pool.Status.Configuration.Name
+	}
+	return pool.Spec.Configuration.Name
 }
 
 // Estimate returns the size of a pool's rendered MachineConfig without a cluster: baseBytes, the rendered
