@@ -19,9 +19,10 @@ import (
 	"github.com/openshift/registries-controller/test/framework"
 )
 
-// The size budget against the real API server (etcd with its default 1.5 MiB request limit). The counts were chosen
-// with pkg/render's BenchmarkLargestInputThatFits, which finds 3,168 distinct sources with two mirrors each to be the
-// most that fit: 2,800 are about 88% of the budget, 3,400 about 106%.
+// The size budget against the real API server (etcd with its default 1.5 MiB request limit), with pools that select
+// no other MachineConfig, so that this project's own MachineConfig is what reaches the limit: 3,168 distinct sources
+// with two mirrors each fit in it (as pkg/render's BenchmarkLargestInputThatFits found before it measured a real
+// pool's rendered MachineConfig, docs/benchmarks.md); 2,800 are about 88% of the budget, 3,400 about 106%.
 const (
 	budgetLimit      = 1572864 // bytes, etcd's default request limit
 	budgetNear       = 2800    // sources in 14 objects of 200
