@@ -2,61 +2,93 @@ package renderedconfig
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"sync"
 
 	ign3types "github.com/coreos/ignition/v2/config/v3_5/types"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 )
 
-// Cache keeps the parsed config of every MachineConfig by name, UID and resourceVersion, and of every MachineConfig
-// not yet written (no resourceVersion) by the SHA-256 of its config, so that a pool's merge after a change parses
-// only the MachineConfigs that changed, and pools whose MachineConfigs write the same files parse them once. Sweep
-// drops what the measurements since the last Sweep did not use. Safe for concurrent use; a nil Cache parses every
-// time.
+// Cache keeps the parsed config of every MachineConfig by the SHA-256 of its config, so that a pool's merge after a
+// change parses only the configs that changed, pools whose MachineConfigs write the same files parse them once (also
+// when they are measured at the same time: one parses, the others wait for it), and this project's MachineConfig,
+// parsed before its write, is not parsed again once written. A stored MachineConfig's sum is kept by name, UID and
+// resourceVersion, so that an unchanged one is not hashed again. Sweep drops what the measurements since the last
+// Sweep did not use. Safe for concurrent use; a nil Cache parses every time.
 type Cache struct {
 	mu      sync.Mutex
-	entries map[cacheKey]*cached
+	entries map[[sha256.Size]byte]*cached
+	sums    map[version]*sum
 }
 
-type cacheKey struct {
-	// name, uid and resourceVersion identify a stored MachineConfig; sum a desired one's config.
-	name, uid, resourceVersion string
-	sum                        [sha256.Size]byte
+// version identifies a stored MachineConfig.
+type version struct{ name, uid, resourceVersion string }
+
+type sum struct {
+	sum  [sha256.Size]byte
+	used bool
 }
 
 type cached struct {
+	// done is closed once cfg and err are set.
+	done chan struct{}
 	cfg  *ign3types.Config
 	err  error
 	used bool
 }
 
 // NewCache returns an empty Cache.
-func NewCache() *Cache { return &Cache{entries: map[cacheKey]*cached{}} }
+func NewCache() *Cache {
+	return &Cache{entries: map[[sha256.Size]byte]*cached{}, sums: map[version]*sum{}}
+}
 
-// parse returns parse(mc), from the cache when the same version or the same config was parsed before. The result
-// is shared: read it, never change it.
+// parse returns parse(mc), from the cache when the same config was parsed before. The result is shared: read it,
+// never change it.
 func (c *Cache) parse(mc *mcfgv1.MachineConfig) (*ign3types.Config, error) {
 	if c == nil || len(mc.Spec.Config.Raw) == 0 {
 		return parse(mc)
 	}
-	key := cacheKey{name: mc.Name, uid: string(mc.UID), resourceVersion: mc.ResourceVersion}
-	if mc.ResourceVersion == "" {
-		key = cacheKey{sum: sha256.Sum256(mc.Spec.Config.Raw)}
-	}
+	key := c.sumOf(mc)
 	c.mu.Lock()
 	e, ok := c.entries[key]
-	if ok {
-		e.used = true
+	if !ok {
+		e = &cached{done: make(chan struct{})}
+		c.entries[key] = e
 	}
+	e.used = true
 	c.mu.Unlock()
 	if ok {
-		return e.cfg, e.err
+		<-e.done
+	} else {
+		e.cfg, e.err = parseRaw(mc.Spec.Config.Raw)
+		close(e.done)
 	}
-	cfg, err := parse(mc)
+	if e.err != nil {
+		return nil, named(mc, e.err)
+	}
+	return e.cfg, nil
+}
+
+// sumOf returns the SHA-256 of mc's config: kept for a stored MachineConfig, computed for one not yet written.
+func (c *Cache) sumOf(mc *mcfgv1.MachineConfig) [sha256.Size]byte {
+	if mc.ResourceVersion == "" {
+		return sha256.Sum256(mc.Spec.Config.Raw)
+	}
+	v := version{name: mc.Name, uid: string(mc.UID), resourceVersion: mc.ResourceVersion}
 	c.mu.Lock()
-	c.entries[key] = &cached{cfg: cfg, err: err, used: true}
+	s, ok := c.sums[v]
+	if ok {
+		s.used = true
+	}
 	c.mu.Unlock()
-	return cfg, err
+	if ok {
+		return s.sum
+	}
+	s = &sum{sum: sha256.Sum256(mc.Spec.Config.Raw), used: true}
+	c.mu.Lock()
+	c.sums[v] = s
+	c.mu.Unlock()
+	return s.sum
 }
 
 // Sweep drops every entry not used since the last Sweep: call it after each round of measurements, so that old
@@ -74,6 +106,13 @@ func (c *Cache) Sweep() {
 		}
 		e.used = false
 	}
+	for k, s := range c.sums {
+		if !s.used {
+			delete(c.sums, k)
+			continue
+		}
+		s.used = false
+	}
 }
 
 // Len returns how many parsed configs the cache holds.
@@ -84,4 +123,9 @@ func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.entries)
+}
+
+// named says which MachineConfig's config err is about.
+func named(mc *mcfgv1.MachineConfig, err error) error {
+	return fmt.Errorf("MachineConfig %s: %w", mc.Name, err)
 }

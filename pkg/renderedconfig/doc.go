@@ -11,5 +11,6 @@
 // MachineConfig (status.configuration.name) with its spec.config replaced by the merge.
 //
 // Everything here is pure: the caller gathers the pool, its rendered MachineConfig and every MachineConfig, and a
-// Cache keeps each parsed config by resourceVersion, so that a burst of syncs parses only what changed.
+// Cache keeps each parsed config by its content, so that a burst of syncs parses only what changed, and pools
+// measured together parse a config they share once.
 package renderedconfig

@@ -71,9 +71,18 @@ func parse(mc *mcfgv1.MachineConfig) (*ign3types.Config, error) {
 	if len(mc.Spec.Config.Raw) == 0 {
 		return nil, nil
 	}
-	cfg, _, err := ign3.ParseCompatibleVersion(mc.Spec.Config.Raw)
+	cfg, err := parseRaw(mc.Spec.Config.Raw)
 	if err != nil {
-		return nil, fmt.Errorf("MachineConfig %s: spec.config is not an Ignition config the render controller accepts: %w", mc.Name, err)
+		return nil, named(mc, err)
+	}
+	return cfg, nil
+}
+
+// parseRaw returns a config translated to Ignition 3.5.
+func parseRaw(raw []byte) (*ign3types.Config, error) {
+	cfg, _, err := ign3.ParseCompatibleVersion(raw)
+	if err != nil {
+		return nil, fmt.Errorf("spec.config is not an Ignition config the render controller accepts: %w", err)
 	}
 	return &cfg, nil
 }

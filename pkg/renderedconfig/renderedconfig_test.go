@@ -124,7 +124,7 @@ func TestCacheParsesEachVersionOnceAndSweepDropsOldOnes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// a by version; the two unwritten ones by their config, which is the same.
+	// a's config and the two unwritten ones' config, which is the same.
 	if got := cache.Len(); got != 2 {
 		t.Errorf("cache holds %d configs, want 2", got)
 	}
@@ -137,6 +137,36 @@ func TestCacheParsesEachVersionOnceAndSweepDropsOldOnes(t *testing.T) {
 	cache.Sweep()
 	if got := cache.Len(); got != 1 {
 		t.Errorf("after a round that used only a's new version, the cache holds %d configs, want 1", got)
+	}
+}
+
+func TestCacheParsesAConfigOnceWhateverHoldsIt(t *testing.T) {
+	cache := renderedconfig.NewCache()
+	desired := fixtures.MachineConfig("99-worker-generated-registries", "worker", fixtures.File("/etc/r", "r"))
+	if _, err := renderedconfig.Merge([]*mcfgv1.MachineConfig{desired}, cache); err != nil {
+		t.Fatal(err)
+	}
+	// Written: the same config, now with a resourceVersion; and the master pool's, with the same files.
+	written := desired.DeepCopy()
+	written.ResourceVersion, written.UID = "7", "u1"
+	master := fixtures.MachineConfig("99-master-generated-registries", "master", fixtures.File("/etc/r", "r"))
+	if _, err := renderedconfig.Merge([]*mcfgv1.MachineConfig{written, master}, cache); err != nil {
+		t.Fatal(err)
+	}
+	if got := cache.Len(); got != 1 {
+		t.Errorf("the cache holds %d configs, want the one config all three hold", got)
+	}
+}
+
+func TestCacheNamesEachMachineConfigThatHoldsABadConfig(t *testing.T) {
+	cache := renderedconfig.NewCache()
+	for _, name := range []string{"50-worker-a", "50-worker-b"} {
+		bad := &mcfgv1.MachineConfig{}
+		bad.Name = name
+		bad.Spec.Config.Raw = []byte(`{"ignition":{"version":"9.9.9"}}`)
+		if _, err := renderedconfig.Merge([]*mcfgv1.MachineConfig{bad}, cache); err == nil || !strings.Contains(err.Error(), "MachineConfig "+name+":") {
+			t.Errorf("error %v, want one naming MachineConfig %s", err, name)
+		}
 	}
 }
 
