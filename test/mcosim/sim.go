@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -63,6 +64,8 @@ type Sim struct {
 	cancel   context.CancelFunc
 	done     chan struct{}
 	stopOnce sync.Once
+	// passes counts the passes over all pools that finished (Passes).
+	passes atomic.Int64
 
 	mu        sync.Mutex
 	pools     map[string]*poolState
@@ -148,8 +151,13 @@ func (s *Sim) run(ctx context.Context) {
 		case <-timer.C:
 		}
 		timer.Reset(s.syncAll(ctx))
+		s.passes.Add(1)
 	}
 }
+
+// Passes returns how many passes over all pools the simulator has finished, each with the writes it made: a
+// witness for a test that waits for a rollout not to move (a pass is when it would).
+func (s *Sim) Passes() int64 { return s.passes.Load() }
 
 // wake asks for a pass without waiting.
 func (s *Sim) wake() {

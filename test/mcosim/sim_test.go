@@ -287,7 +287,10 @@ func TestADegradedMachineStopsTheRollout(t *testing.T) {
 		t.Errorf("WaitUpdated on a degraded pool: %v, want an error wrapping ErrDegraded", err)
 	}
 
-	time.Sleep(3 * step)
+	framework.Quiet(t, quietPasses, "a rollout step while degraded", passesOnceDue(sim, step), func() (bool, string) {
+		p := getPool(t, framework.PoolWorker)
+		return p.Status.UpdatedMachineCount != degraded.Status.UpdatedMachineCount || p.Status.Configuration.Name != old, trace([]*mcfgv1.MachineConfigPool{p})
+	})
 	now := getPool(t, framework.PoolWorker)
 	if now.Status.UpdatedMachineCount != degraded.Status.UpdatedMachineCount || now.Status.Configuration.Name != old {
 		t.Errorf("the rollout went on while degraded:\n%s", trace([]*mcfgv1.MachineConfigPool{degraded, now}))
@@ -300,6 +303,27 @@ func TestADegradedMachineStopsTheRollout(t *testing.T) {
 	}
 }
 
+// quietPasses is the least window in which a rollout must not move: two of the simulator's resync periods (1 s),
+// in which it makes its passes with nothing to do.
+const quietPasses = 2 * time.Second
+
+// passesOnceDue is a witness for framework.Quiet of the simulator's passes that began once a rollout step was due
+// (step after Quiet began): a rollout that must not move would have moved in one of them. The first pass that
+// finishes may have begun before, so it needs two.
+func passesOnceDue(sim *mcosim.Sim, step time.Duration) framework.Witness {
+	due := time.Now().Add(step)
+	base := int64(-1)
+	return framework.Witness{What: "passes of the simulator once a step was due", Need: 2, Count: func() float64 {
+		if base < 0 {
+			if time.Now().Before(due) {
+				return 0
+			}
+			base = sim.Passes()
+		}
+		return float64(sim.Passes() - base)
+	}}
+}
+
 func TestAPausedPoolHoldsItsRollout(t *testing.T) {
 	const step = 50 * time.Millisecond
 	sim := mcosim.StartForTest(t, cp.MachineConfig, mcosim.Options{StepDelay: step})
@@ -307,7 +331,14 @@ func TestAPausedPoolHoldsItsRollout(t *testing.T) {
 	sim.Pause(framework.PoolWorker)
 
 	applyGenerated(t, framework.PoolWorker, "# paused\n")
-	time.Sleep(10 * step)
+	framework.Eventually(t, 30*time.Second, "the paused pool's new rendered config in spec", func() (bool, string) {
+		p := getPool(t, framework.PoolWorker)
+		return p.Spec.Configuration.Name != old, p.Spec.Configuration.Name
+	})
+	framework.Quiet(t, quietPasses, "a rollout step of the paused pool", passesOnceDue(sim, step), func() (bool, string) {
+		p := getPool(t, framework.PoolWorker)
+		return p.Status.UpdatedMachineCount != 0 || p.Status.Configuration.Name != old, trace([]*mcfgv1.MachineConfigPool{p})
+	})
 	if p := getPool(t, framework.PoolWorker); p.Spec.Configuration.Name == old || p.Status.UpdatedMachineCount != 0 || p.Status.Configuration.Name != old {
 		t.Errorf("paused pool moved:\n%s", trace([]*mcfgv1.MachineConfigPool{p}))
 	}
