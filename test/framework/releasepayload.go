@@ -92,12 +92,19 @@ func NewLayoutImage(t testing.TB, files map[string][]byte) *LayoutImage {
 	return &LayoutImage{Dir: dir, Digest: digest.FromBytes(manifest)}
 }
 
+// Reference is the image in its OCI layout, for a copy with options Push does not give (e.g. signing).
+func (img *LayoutImage) Reference(t testing.TB) types.ImageReference {
+	t.Helper()
+	ref, err := layout.NewReference(img.Dir, layoutImageTag)
+	mustPayload(t, err)
+	return ref
+}
+
 // Push copies the image to dest ("host:port/repo:tag") with containers/image, through sys (which must trust the
 // registry), and fails the test when the pushed manifest's digest differs.
 func (img *LayoutImage) Push(t testing.TB, sys *types.SystemContext, dest string) {
 	t.Helper()
-	src, err := layout.NewReference(img.Dir, layoutImageTag)
-	mustPayload(t, err)
+	src := img.Reference(t)
 	dst, err := docker.ParseReference("//" + dest)
 	mustPayload(t, err)
 	pc, err := signature.NewPolicyContext(&signature.Policy{Default: signature.PolicyRequirements{signature.NewPRInsecureAcceptAnything()}})

@@ -10,6 +10,7 @@ import (
 	"github.com/containers/image/v5/types"
 
 	"github.com/openshift/registries-controller/pkg/explain"
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // mirrorUser may pull from the authenticating mirror; the bcrypt hash is of mirrorPassword.
@@ -41,7 +42,7 @@ func TestAMirrorWithoutCredentialsFailsWith401AsExplainWarns(t *testing.T) {
 	mirror, source := startRegistryWithAuth(t, cert, mirrorHtpasswd), startRegistry(t, nil)
 	certDir := t.TempDir()
 	writeTestFile(t, filepath.Join(certDir, "ca.crt"), cert.certPEM)
-	image := newTestImage(t)
+	image := framework.NewLayoutImage(t, nil)
 	push := &types.SystemContext{
 		SystemRegistriesConfPath:    filepath.Join(t.TempDir(), "registries.conf"),
 		SystemRegistriesConfDirPath: filepath.Join(t.TempDir(), "none"),
@@ -49,10 +50,10 @@ func TestAMirrorWithoutCredentialsFailsWith401AsExplainWarns(t *testing.T) {
 		AuthFilePath:                pullSecret(t, mirror.Host),
 	}
 	writeTestFile(t, push.SystemRegistriesConfPath, nil)
-	image.push(t, push, mirror.Host+"/mirror/team/app:v1")
+	image.Push(t, push, mirror.Host+"/mirror/team/app:v1")
 	plain := *push
 	plain.DockerInsecureSkipTLSVerify = types.OptionalBoolTrue // only to push over plain HTTP
-	image.push(t, &plain, source.Host+"/team/app:v1")
+	image.Push(t, &plain, source.Host+"/team/app:v1")
 
 	r := renderScenario(t, strings.NewReplacer("{{SOURCE}}", source.Host, "{{MIRROR}}", mirror.Host).Replace(`
 apiVersion: config.openshift.io/v1

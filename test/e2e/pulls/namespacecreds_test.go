@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/openshift/registries-controller/pkg/explain"
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // authEntries is the "auths" object of a docker config JSON.
@@ -75,7 +76,7 @@ func TestANamespaceSecretsKeyServesTheMirrorAsExplainNamespaceSays(t *testing.T)
 	mirror, source := startRegistryWithAuth(t, cert, mirrorHtpasswd), newCountingListener(t)
 	certDir := t.TempDir()
 	writeTestFile(t, filepath.Join(certDir, "ca.crt"), cert.certPEM)
-	image := newTestImage(t)
+	image := framework.NewLayoutImage(t, nil)
 	push := &types.SystemContext{
 		SystemRegistriesConfPath:    filepath.Join(t.TempDir(), "registries.conf"),
 		SystemRegistriesConfDirPath: filepath.Join(t.TempDir(), "none"),
@@ -83,7 +84,7 @@ func TestANamespaceSecretsKeyServesTheMirrorAsExplainNamespaceSays(t *testing.T)
 		AuthFilePath:                pullSecret(t, mirror.Host),
 	}
 	writeTestFile(t, push.SystemRegistriesConfPath, nil)
-	image.push(t, push, mirror.Host+"/mirror/team/app:v1")
+	image.Push(t, push, mirror.Host+"/mirror/team/app:v1")
 
 	r := renderScenario(t, strings.NewReplacer("{{SOURCE}}", source.Host, "{{MIRROR}}", mirror.Host).Replace(`
 apiVersion: config.openshift.io/v1

@@ -27,7 +27,7 @@ type env struct {
 	tls, http *framework.Registry
 	never     *countingListener
 	certDir   string
-	image     *testImage
+	image     *framework.LayoutImage
 }
 
 func newEnv(t *testing.T) *env {
@@ -37,7 +37,7 @@ func newEnv(t *testing.T) *env {
 		http:    startRegistry(t, nil),
 		never:   newCountingListener(t),
 		certDir: t.TempDir(),
-		image:   newTestImage(t),
+		image:   framework.NewLayoutImage(t, nil),
 	}
 	// containers/image reads every *.crt of DockerCertPath as a trusted CA.
 	writeTestFile(t, filepath.Join(e.certDir, "ca.crt"), cert.certPEM)
@@ -51,11 +51,11 @@ func newEnv(t *testing.T) *env {
 		AuthFilePath:                filepath.Join(t.TempDir(), "auth.json"),
 	}
 	for _, repo := range []string{"mirror/team/app", "mirror/tags/app", "blocked/app"} {
-		e.image.push(t, push, e.tls.Host+"/"+repo+":v1")
+		e.image.Push(t, push, e.tls.Host+"/"+repo+":v1")
 	}
 	plain := *push
 	plain.DockerInsecureSkipTLSVerify = types.OptionalBoolTrue // only to push over plain HTTP
-	e.image.push(t, &plain, e.http.Host+"/mirror/plain/app:v1")
+	e.image.Push(t, &plain, e.http.Host+"/mirror/plain/app:v1")
 	return e
 }
 

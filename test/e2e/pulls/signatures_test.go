@@ -86,20 +86,20 @@ func newSignedEnv(t *testing.T) *signedEnv {
 		AuthFilePath:                filepath.Join(t.TempDir(), "auth.json"),
 	}
 	for name, signers := range map[string][]*signer.Signer{"signed": {trusted}, "unsigned": nil, "otherkey": {other}} {
-		img := newTestImage(t)
+		img := framework.NewLayoutImage(t, nil)
 		e.digests[name] = img.Digest
 		src := e.source.Host + "/source/team/" + name + ":v1"
-		img.pushSigned(t, sys, src, signers)
+		pushSigned(t, img, sys, src, signers)
 		copyImage(t, sys, "//"+src, "//"+e.mirror.Host+"/mirror/team/"+name+":v1")
 	}
 	e.source.Stop()
 	return e
 }
 
-// pushSigned pushes the image to dest ("host/repo:tag"), signed by signers with sigstore attachments.
-func (img *testImage) pushSigned(t *testing.T, sys *types.SystemContext, dest string, signers []*signer.Signer) {
+// pushSigned pushes img to dest ("host/repo:tag"), signed by signers with sigstore attachments.
+func pushSigned(t *testing.T, img *framework.LayoutImage, sys *types.SystemContext, dest string, signers []*signer.Signer) {
 	t.Helper()
-	copyAccepting(t, img.layoutRef(t), dockerRef(t, "//"+dest), &copy.Options{DestinationCtx: sys, Signers: signers})
+	copyAccepting(t, img.Reference(t), dockerRef(t, "//"+dest), &copy.Options{DestinationCtx: sys, Signers: signers})
 }
 
 // copyImage copies an image between registries with its signatures, as `skopeo copy` mirrors a repository.

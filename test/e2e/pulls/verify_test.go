@@ -122,8 +122,8 @@ func TestVerifyAsksAMirrorThatRequiresALoginWithTheNodesPullSecret(t *testing.T)
 	mirror := startRegistryWithAuth(t, cert, mirrorHtpasswd)
 	certsDir, push := trustDir(t, cert, mirror.Host)
 	push.AuthFilePath = pullSecret(t, mirror.Host)
-	img := newTestImage(t)
-	img.push(t, push, mirror.Host+"/team/app:v1")
+	img := framework.NewLayoutImage(t, nil)
+	img.Push(t, push, mirror.Host+"/team/app:v1")
 
 	conf := filepath.Join(t.TempDir(), "registries.conf")
 	writeTestFile(t, conf, []byte(fmt.Sprintf(`
@@ -164,9 +164,9 @@ func TestVerifyNamesAClosedPortAnUnknownCAAndADigestOnlyMirrorNotTried(t *testin
 	untrusted := startRegistry(t, cert)
 	insecureHost := startRegistry(t, cert)
 	_, push := trustDir(t, cert, untrusted.Host, insecureHost.Host)
-	img := newTestImage(t)
-	img.push(t, push, untrusted.Host+"/team/app:v1")
-	img.push(t, push, insecureHost.Host+"/team/app:v1")
+	img := framework.NewLayoutImage(t, nil)
+	img.Push(t, push, untrusted.Host+"/team/app:v1")
+	img.Push(t, push, insecureHost.Host+"/team/app:v1")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
