@@ -13,6 +13,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/openshift/registries-controller/pkg/releasepayload"
 	"github.com/openshift/registries-controller/test/framework"
 )
 
@@ -150,20 +151,6 @@ func TestTheDockerfileBuildsWhatMakeImageBuilds(t *testing.T) {
 	}
 }
 
-// imageStream is the part of manifests/image-references the release tooling reads.
-type imageStream struct {
-	Kind string `json:"kind"`
-	Spec struct {
-		Tags []struct {
-			Name string `json:"name"`
-			From struct {
-				Kind string `json:"kind"`
-				Name string `json:"name"`
-			} `json:"from"`
-		} `json:"tags"`
-	} `json:"spec"`
-}
-
 // TestTheDeploymentRunsTheImageNamedInImageReferences checks that the Deployment's container names the pull spec
 // of the registries-controller tag of manifests/image-references, which the release tooling replaces by the
 // release's image, and runs the image's entrypoint.
@@ -172,14 +159,16 @@ func TestTheDeploymentRunsTheImageNamedInImageReferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var refs imageStream
-	if err := yaml.Unmarshal(readFile(t, filepath.Join(root, "manifests", "image-references")), &refs); err != nil {
+	// Read as the release tooling and pkg/releasepayload read it: an ImageStream whose tags are from DockerImages.
+	data, err := yaml.YAMLToJSON(readFile(t, filepath.Join(root, "manifests", "image-references")))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if refs.Kind != "ImageStream" || len(refs.Spec.Tags) != 1 || refs.Spec.Tags[0].Name != "registries-controller" || refs.Spec.Tags[0].From.Kind != "DockerImage" {
-		t.Fatalf("manifests/image-references: %+v, want an ImageStream with the one tag registries-controller from a DockerImage", refs)
+	refs, err := releasepayload.Parse(data)
+	if err != nil || len(refs) != 1 || refs[0].Name != "registries-controller" {
+		t.Fatalf("manifests/image-references: %+v, %v; want an ImageStream with the one tag registries-controller from a DockerImage", refs, err)
 	}
-	pullSpec := refs.Spec.Tags[0].From.Name
+	pullSpec := refs[0].Reference
 
 	var deploy appsv1.Deployment
 	if err := yaml.Unmarshal(readFile(t, filepath.Join(root, "manifests", "0000_80_registries-controller_10_deployment.yaml")), &deploy); err != nil {
