@@ -186,20 +186,27 @@ func (o *explainOptions) load(stderr io.Writer) (*explain.Rendered, error) {
 		}
 		return &explain.Rendered{Config: cfg}, nil
 	}
-	objs, err := inputfiles.ReadDir(o.manifests)
+	return renderManifests(o.manifests, o.releaseImage, stderr)
+}
+
+// renderManifests renders the manifests of dir as `render` does (releaseImage as its --release-image) and returns
+// the worker pool's files, with the objects behind each entry; it prints the files it skipped and what it rendered
+// on stderr. explain and verify read a directory of manifests with it.
+func renderManifests(dir, releaseImage string, stderr io.Writer) (*explain.Rendered, error) {
+	objs, err := inputfiles.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	for _, s := range objs.Skipped {
 		fmt.Fprintln(stderr, s)
 	}
-	objs.ReleaseImageFlag = o.releaseImage
+	objs.ReleaseImageFlag = releaseImage
 	checker := registriesconf.NewChecker()
 	defer checker.Close()
 	r, err := explain.RenderPool(&objs.Inputs, render.Options{Version: version.Version, Checker: checker})
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(stderr, "rendered %s from %s; files of pool %s\n", objs.Summary(), o.manifests, r.Pool)
+	fmt.Fprintf(stderr, "rendered %s from %s; files of pool %s\n", objs.Summary(), dir, r.Pool)
 	return r, nil
 }

@@ -11,14 +11,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openshift/registries-controller/pkg/explain"
-	"github.com/openshift/registries-controller/pkg/inputfiles"
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/registryprobe"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/verify"
-	"github.com/openshift/registries-controller/pkg/version"
 )
 
 // verifyOptions are the flags of verify, and of preview --verify (checkFlags).
@@ -161,21 +159,10 @@ func (o *verifyOptions) load(ctx context.Context, stderr io.Writer) (*registries
 		cfg, err := registriesconf.LoadFile(o.config, o.dropIns)
 		return cfg, nil, err
 	case o.manifests != "":
-		objs, err := inputfiles.ReadDir(o.manifests)
+		r, err := renderManifests(o.manifests, o.releaseImage, stderr)
 		if err != nil {
 			return nil, nil, err
 		}
-		for _, s := range objs.Skipped {
-			fmt.Fprintln(stderr, s)
-		}
-		objs.ReleaseImageFlag = o.releaseImage
-		checker := registriesconf.NewChecker()
-		defer checker.Close()
-		r, err := explain.RenderPool(&objs.Inputs, render.Options{Version: version.Version, Checker: checker})
-		if err != nil {
-			return nil, nil, err
-		}
-		fmt.Fprintf(stderr, "rendered %s from %s; files of pool %s\n", objs.Summary(), o.manifests, r.Pool)
 		return r.Config, r.Provenance, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, previewTimeout)
