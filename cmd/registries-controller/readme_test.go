@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/openshift/registries-controller/test/framework"
@@ -34,16 +33,21 @@ func TestTheREADMEsOfflineExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks, err := readme.Blocks(string(text))
+	blocks, err := readme.ReadExamples(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(blocks) < 5 {
 		t.Fatalf("%d checked examples in README.md: every subcommand's example should be checked", len(blocks))
+	}
+	var offline []readme.Block
+	for _, b := range blocks {
+		if !b.Live && !b.Registry {
+			offline = append(offline, b)
+		}
+	}
+	if len(offline) == 0 {
+		t.Fatal("README.md has no offline example (<!-- checked: offline -->)")
 	}
 	// Copied in Go, not with cp, so that the test cache sees the files: a changed example runs this test again.
 	dir := t.TempDir()
@@ -59,27 +63,5 @@ func TestTheREADMEsOfflineExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "KUBECONFIG=/nonexistent", envRunAsCommand+"=1")
-	lastCode, offline := 0, 0
-	for _, b := range blocks {
-		if b.Live || b.Registry {
-			continue
-		}
-		offline++
-		for _, s := range b.Steps {
-			got, code, err := readme.RunCommand(dir, env, s.Command, lastCode)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lastCode = code
-			if os.Getenv("README_PRINT") != "" {
-				t.Logf("README.md:%d $ %s\n%s", b.Line, s.Command, got)
-			}
-			if !readme.Match(s.Want, readme.Lines(got)) {
-				t.Errorf("README.md:%d: $ %s\nprinted:\n%s\nthe README shows:\n%s", b.Line, s.Command, got, strings.Join(s.Want, "\n"))
-			}
-		}
-	}
-	if offline == 0 {
-		t.Fatal("README.md has no offline example (<!-- checked: offline -->)")
-	}
+	readme.RunExamples(t, dir, env, offline, 0)
 }

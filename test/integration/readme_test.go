@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -24,11 +23,7 @@ func TestTheREADMEsLiveExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks, err := readme.Blocks(string(text))
+	blocks, err := readme.ReadExamples(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,33 +56,8 @@ func TestTheREADMEsLiveExamples(t *testing.T) {
 	if mirrored {
 		env = append(env, releaseMirrorForREADME(t, dir)...)
 	}
-	lastCode := 0
-	for _, b := range live {
-		for _, s := range b.Steps {
-			// A cluster converges: a live command (they only read) runs again for up to 20 s until it prints what
-			// the README shows, e.g. an event recorded just after the rollout it reports.
-			deadline := time.Now().Add(20 * time.Second)
-			for {
-				got, code, err := readme.RunCommand(dir, env, s.Command, lastCode)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ok := readme.Match(s.Want, readme.Lines(got))
-				if !ok && b.Live && s.Command != "echo $?" && time.Now().Before(deadline) {
-					time.Sleep(500 * time.Millisecond)
-					continue
-				}
-				lastCode = code
-				if os.Getenv("README_PRINT") != "" {
-					t.Logf("README.md:%d $ %s\n%s", b.Line, s.Command, got)
-				}
-				if !ok {
-					t.Errorf("README.md:%d: $ %s\nprinted:\n%s\nthe README shows:\n%s", b.Line, s.Command, got, strings.Join(s.Want, "\n"))
-				}
-				break
-			}
-		}
-	}
+	// A cluster converges: a live command runs again for up to 20 s until it prints what the README shows.
+	readme.RunExamples(t, dir, env, live, 20*time.Second)
 }
 
 // releaseMirrorForREADME starts the mirror the README's verify example asks: a release payload of three images

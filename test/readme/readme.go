@@ -10,8 +10,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -38,6 +41,15 @@ type Block struct {
 type Step struct {
 	Command string
 	Want    []string
+}
+
+// ReadExamples returns the checked examples of root/README.md, root being the repository's root.
+func ReadExamples(root string) ([]Block, error) {
+	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		return nil, err
+	}
+	return Blocks(string(text))
 }
 
 // Blocks returns the checked examples of a README, in order; an error names the line of a malformed one.
@@ -135,4 +147,45 @@ func RunCommand(dir string, env []string, command string, lastCode int) (string,
 		return "", 0, fmt.Errorf("$ %s: %w: %s", command, err, stderr.String())
 	}
 	return stdout.String(), 0, nil
+}
+
+// RunExamples runs the commands of blocks, in order, in dir with env (RunCommand), and reports on t every command whose
+// stdout does not have the shape the README shows; with README_PRINT set it logs what each command printed, to update
+// the README from. A cluster converges: a command of a live block (they only read) runs again for up to converge
+// until it prints what the README shows, e.g. an event recorded just after the rollout it reports ("echo $?" does
+// not: it reports the command before it).
+func RunExamples(t testing.TB, dir string, env []string, blocks []Block, converge time.Duration) {
+	t.Helper()
+	lastCode := 0
+	for _, b := range blocks {
+		for _, s := range b.Steps {
+			retry := b.Live && s.Command != "echo $?"
+			got, code, ok := runStep(t, dir, env, s, lastCode, retry, converge)
+			lastCode = code
+			if os.Getenv("README_PRINT") != "" {
+				t.Logf("README.md:%d $ %s\n%s", b.Line, s.Command, got)
+			}
+			if !ok {
+				t.Errorf("README.md:%d: $ %s\nprinted:\n%s\nthe README shows:\n%s", b.Line, s.Command, got, strings.Join(s.Want, "\n"))
+			}
+		}
+	}
+}
+
+// runStep runs s, again every half second for up to converge while retry is true and it does not print what the
+// README shows, and returns its last stdout, its exit status and whether the stdout matches.
+func runStep(t testing.TB, dir string, env []string, s Step, lastCode int, retry bool, converge time.Duration) (string, int, bool) {
+	t.Helper()
+	deadline := time.Now().Add(converge)
+	for {
+		got, code, err := RunCommand(dir, env, s.Command, lastCode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok := Match(s.Want, Lines(got))
+		if ok || !retry || !time.Now().Before(deadline) {
+			return got, code, ok
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
 }
