@@ -6,11 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/BurntSushi/toml"
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/openshift/registries-controller/pkg/inputs"
@@ -115,46 +116,34 @@ func renderBinary(b *testing.B) string {
 func offlineInputs(tb testing.TB, n int) *inputs.Inputs {
 	base := benchInputs(tb, n)
 	in := &inputs.Inputs{ClusterVersion: base.ClusterVersion.DeepCopy(), Image: base.Image.DeepCopy()}
-	i := 0
-	twoOrThree := func(mirrors []string) []string {
-		i++
-		if i%4 != 0 {
-			return slices.Clone(mirrors[:2])
+	// twoOrThree is how many of an entry's mirrors to keep: two, but all three of every fourth entry (counted across
+	// the three kinds, in the order below).
+	entry := 0
+	twoOrThree := func(mirrors int) int {
+		entry++
+		if entry%4 != 0 {
+			return 2
 		}
 		return mirrors
 	}
-	for _, o := range base.ImageDigestMirrorSets {
-		o = o.DeepCopy()
+	in.ImageDigestMirrorSets = deepCopyEach(base.ImageDigestMirrorSets, func(o *configv1.ImageDigestMirrorSet) {
 		for j := range o.Spec.ImageDigestMirrors {
 			m := &o.Spec.ImageDigestMirrors[j]
-			ms := make([]string, len(m.Mirrors))
-			for k, v := range m.Mirrors {
-				ms[k] = string(v)
-			}
-			m.Mirrors = m.Mirrors[:len(twoOrThree(ms))]
+			m.Mirrors = m.Mirrors[:twoOrThree(len(m.Mirrors))]
 		}
-		in.ImageDigestMirrorSets = append(in.ImageDigestMirrorSets, o)
-	}
-	for _, o := range base.ImageTagMirrorSets {
-		o = o.DeepCopy()
+	})
+	in.ImageTagMirrorSets = deepCopyEach(base.ImageTagMirrorSets, func(o *configv1.ImageTagMirrorSet) {
 		for j := range o.Spec.ImageTagMirrors {
 			m := &o.Spec.ImageTagMirrors[j]
-			ms := make([]string, len(m.Mirrors))
-			for k, v := range m.Mirrors {
-				ms[k] = string(v)
-			}
-			m.Mirrors = m.Mirrors[:len(twoOrThree(ms))]
+			m.Mirrors = m.Mirrors[:twoOrThree(len(m.Mirrors))]
 		}
-		in.ImageTagMirrorSets = append(in.ImageTagMirrorSets, o)
-	}
-	for _, o := range base.ImageContentSourcePolicies {
-		o = o.DeepCopy()
+	})
+	in.ImageContentSourcePolicies = deepCopyEach(base.ImageContentSourcePolicies, func(o *operatorv1alpha1.ImageContentSourcePolicy) {
 		for j := range o.Spec.RepositoryDigestMirrors {
 			m := &o.Spec.RepositoryDigestMirrors[j]
-			m.Mirrors = twoOrThree(m.Mirrors)
+			m.Mirrors = m.Mirrors[:twoOrThree(len(m.Mirrors))]
 		}
-		in.ImageContentSourcePolicies = append(in.ImageContentSourcePolicies, o)
-	}
+	})
 	rs := fixtures.RegistrySources(in)
 	for j := len(rs.InsecureRegistries); j < n/10; j++ {
 		rs.InsecureRegistries = append(rs.InsecureRegistries, fmt.Sprintf("lab-%d.corp.example.com/team-%d", j, j%20))
@@ -166,6 +155,17 @@ func offlineInputs(tb testing.TB, n int) *inputs.Inputs {
 		tb.Fatalf("offline benchmark input of %d sources is invalid: %v", n, err)
 	}
 	return in
+}
+
+// deepCopyEach returns deep copies of objs, each changed by change: benchInputs' objects are shared, never changed.
+func deepCopyEach[T interface{ DeepCopy() T }](objs []T, change func(T)) []T {
+	var out []T
+	for _, o := range objs {
+		o = o.DeepCopy()
+		change(o)
+		out = append(out, o)
+	}
+	return out
 }
 
 // writeOfflineInputs writes in as the manifests an admin would give `render`: one multi-document YAML file.
