@@ -42,16 +42,12 @@ spec:
     - mirror.local/team
 `
 
-// renderTree renders manifests with the render command and returns the MachineConfig directory and the
+// renderTree renders manifests (YAML) with the render command and returns the MachineConfig directory and the
 // node root.
 func renderTree(t *testing.T, manifests string) (string, string) {
 	t.Helper()
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "in", "objects.yaml"), manifests)
-	out, nodes := filepath.Join(dir, "out"), filepath.Join(dir, "nodes")
-	if _, stderr, code := runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", out, "--node-root", nodes); code != 0 {
-		t.Fatalf("render: status %d: %s", code, stderr)
-	}
+	in := writeFile(t, filepath.Join(t.TempDir(), "in", "objects.yaml"), manifests)
+	out, nodes, _ := runRender(t, filepath.Dir(in))
 	return out, nodes
 }
 

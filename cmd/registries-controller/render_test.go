@@ -10,14 +10,43 @@ import (
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 )
 
-func TestRenderWritesOneMachineConfigPerPoolAndTheNodeTree(t *testing.T) {
+// runRender runs render of manifests (a directory) with --output DIR/out and --node-root DIR/root, DIR a new
+// temporary directory, and args added, and fails the test unless it succeeds. It returns the two directories and
+// what render printed on stdout.
+func runRender(t *testing.T, manifests string, args ...string) (out, root, stdout string) {
+	t.Helper()
 	dir := t.TempDir()
-	out, root := filepath.Join(dir, "out"), filepath.Join(dir, "root")
-	stdout, stderr, code := runCLI(t, "render", "--manifests", "../../examples", "--output", out, "--node-root", root,
-		"--release-image", "quay.io/openshift-release-dev/ocp-release@sha256:8f3b4c29e2d1b0a7c6f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a098")
+	out, root = filepath.Join(dir, "out"), filepath.Join(dir, "root")
+	stdout, stderr, code := runCLI(t, append([]string{"render", "--manifests", manifests, "--output", out, "--node-root", root}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	return out, root, stdout
+}
+
+// renderRefuses runs render with args and checks that it refuses the input: exit status 1, each of wants on stderr,
+// and none of notWritten (the directories args names for its output) created.
+func renderRefuses(t *testing.T, args, wants []string, notWritten ...string) {
+	t.Helper()
+	_, stderr, code := runCLI(t, append([]string{"render"}, args...)...)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	for _, want := range wants {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	for _, d := range notWritten {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("%s was written", d)
+		}
+	}
+}
+
+func TestRenderWritesOneMachineConfigPerPoolAndTheNodeTree(t *testing.T) {
+	out, root, stdout := runRender(t, "../../examples",
+		"--release-image", "quay.io/openshift-release-dev/ocp-release@sha256:8f3b4c29e2d1b0a7c6f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a098")
 	for _, pool := range []string{"master", "worker"} {
 		mc, err := os.ReadFile(filepath.Join(out, "99-"+pool+"-generated-registries.yaml"))
 		if err != nil {
@@ -57,21 +86,10 @@ spec:
   - source: quay.io/a/
     mirrors: [https://m.local/a]
 `)
-	out := filepath.Join(dir, "out")
-	_, stderr, code := runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", out, "--node-root", filepath.Join(dir, "root"))
-	if code != 1 {
-		t.Errorf("exit status %d, want 1", code)
-	}
-	for _, want := range []string{"2 problems", `spec.repositoryDigestMirrors[0].source: "quay.io/a/"`, `spec.repositoryDigestMirrors[0].mirrors[0]: "https://m.local/a"`, "nothing written"} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr)
-		}
-	}
-	for _, d := range []string{out, filepath.Join(dir, "root")} {
-		if _, err := os.Stat(d); !os.IsNotExist(err) {
-			t.Errorf("%s was written", d)
-		}
-	}
+	out, root := filepath.Join(dir, "out"), filepath.Join(dir, "root")
+	renderRefuses(t, []string{"--manifests", filepath.Join(dir, "in"), "--output", out, "--node-root", root},
+		[]string{"2 problems", `spec.repositoryDigestMirrors[0].source: "quay.io/a/"`, `spec.repositoryDigestMirrors[0].mirrors[0]: "https://m.local/a"`, "nothing written"},
+		out, root)
 }
 
 func TestRenderOfAnUnreadableDirectoryNamesIt(t *testing.T) {
@@ -135,11 +153,7 @@ func TestRenderWritesTheCredentialProvidersOfThePlatform(t *testing.T) {
 			if tc.infrastructure != "" {
 				writeFile(t, filepath.Join(dir, "in", "infra.yaml"), tc.infrastructure)
 			}
-			out, root := filepath.Join(dir, "out"), filepath.Join(dir, "root")
-			stdout, stderr, code := runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", out, "--node-root", root)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
+			out, root, stdout := runRender(t, filepath.Join(dir, "in"))
 			for _, pool := range []string{"master", "worker"} {
 				for _, name := range []string{"97-" + pool + "-generated-credentialproviderconfig.yaml", "99-" + pool + "-generated-registries.yaml"} {
 					if _, err := os.Stat(filepath.Join(out, name)); err != nil {
@@ -180,24 +194,13 @@ metadata: {name: default}
 spec: {matchImages: [quay.io]}
 `)
 	out := filepath.Join(dir, "out")
-	_, stderr, code := runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", out)
-	if code != 1 {
-		t.Fatalf("exit %d, want 1: %s", code, stderr)
-	}
-	for _, want := range []string{
+	renderRefuses(t, []string{"--manifests", filepath.Join(dir, "in"), "--output", out}, []string{
 		`CRIOCredentialProviderConfig "cluster": spec.matchImages[0]: Invalid value: "Registry.COM": invalid matchImages value, must be a valid fully qualified domain name in lowercase with optional wildcard, port, and path; write it as "registry.com" (in `,
 		`CRIOCredentialProviderConfig "cluster": spec.matchImages[1]: Invalid value: "*": global wildcard '*' is not allowed; name the registries`,
 		`CRIOCredentialProviderConfig "default": Invalid value: criocredentialproviderconfig is a singleton, .metadata.name must be 'cluster'; name the object "cluster"`,
 		"creds.yaml (document 2))",
 		"nothing written",
-	} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr)
-		}
-	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("the output directory exists: %v", err)
-	}
+	}, out)
 }
 
 func TestRenderBudgetsThePoolsRenderedMachineConfig(t *testing.T) {
@@ -221,19 +224,10 @@ func TestRenderBudgetsThePoolsRenderedMachineConfig(t *testing.T) {
 
 	// The same input on a cluster whose pools already carry 600,000 bytes: refused, nothing written.
 	out := filepath.Join(dir, "out-large")
-	_, stderr, code = runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", out, "--rendered-base-bytes", "600000")
-	if code != 1 {
-		t.Errorf("exit status %d, want 1", code)
-	}
-	for _, want := range []string{`Image "cluster": spec: "master, worker": with this configuration the rendered MachineConfig of pools master, worker is over the 1,572,864 bytes`,
-		`ImageDigestMirrorSet "team": spec: "master, worker": contributes about `, "nothing written"} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr)
-		}
-	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("%s was written", out)
-	}
+	renderRefuses(t, []string{"--manifests", filepath.Join(dir, "in"), "--output", out, "--rendered-base-bytes", "600000"},
+		[]string{`Image "cluster": spec: "master, worker": with this configuration the rendered MachineConfig of pools master, worker is over the 1,572,864 bytes`,
+			`ImageDigestMirrorSet "team": spec: "master, worker": contributes about `, "nothing written"},
+		out)
 }
 
 func TestRenderBudgetsACustomPoolAsMCOMergesIt(t *testing.T) {
