@@ -119,6 +119,10 @@ type Health struct {
 	served         chan struct{} // closed once every kind was served at least once
 	// usable is closed while the API server can be used, and replaced by an open channel while it cannot.
 	usable chan struct{}
+	// waitingForUsable, when set (by tests, before the transport is used), is called each time a read that cannot
+	// connect has waited reconnectRetryPeriod and starts waiting for usable (reconnect.go): a test then knows the
+	// read had its chance to retry too early.
+	waitingForUsable func()
 
 	mu        sync.Mutex
 	synced    func() bool

@@ -45,6 +45,9 @@ func waitForAPIServer(h *Health) func(http.RoundTripper) http.RoundTripper {
 					return nil, err
 				case <-retry.C():
 				}
+				if h.waitingForUsable != nil {
+					h.waitingForUsable()
+				}
 				select {
 				case <-req.Context().Done():
 					return nil, err

@@ -53,13 +53,31 @@ func TestAListThatCannotConnectWaitsForTheAPIServerInsteadOfFailing(t *testing.T
 		}
 		return &http.Response{StatusCode: http.StatusOK}, nil
 	})
+	// waited receives the attempts made when the read, its least wait between attempts over, begins to wait for
+	// Health: the moment it could have tried again too early.
+	waited := make(chan int32, 1)
+	h.waitingForUsable = func() {
+		select {
+		case waited <- attempts.Load():
+		default:
+		}
+	}
 	rt := waitForAPIServer(h)(next)
 	h.record(logger, nil, refused) // Health has seen the outage
 
 	done := roundTrip(rt)
 	waitForTimer(t, clk)
 	clk.Step(reconnectRetryPeriod) // the least wait between attempts is over; the API server is still unusable
-	time.Sleep(50 * time.Millisecond)
+	select {
+	case n := <-waited:
+		if n != 1 {
+			t.Fatalf("%d attempts while Health says the API server cannot be used: it must wait for Health, not spin", n)
+		}
+	case err := <-done:
+		t.Fatalf("the watch gave up during the outage: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the read never began to wait for Health after the least wait between attempts")
+	}
 	if n := attempts.Load(); n != 1 {
 		t.Fatalf("%d attempts while Health says the API server cannot be used: it must wait for Health, not spin", n)
 	}
