@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -78,4 +79,31 @@ func Quiet(t testing.TB, window time.Duration, what string, w Witness, happened 
 func Counted(what string, need float64) (w Witness, tick func()) {
 	var n atomic.Int64
 	return Witness{What: what, Need: need, Count: func() float64 { return float64(n.Load()) }}, func() { n.Add(1) }
+}
+
+// pokes numbers the labels PokePool sets, so that each is a change.
+var pokes atomic.Int64
+
+// PokePool gives the worker pool a new label, which changes nothing the controller renders but makes it sync once
+// more; the controller has one queue key, so that sync runs after every earlier event: once it ran, whatever those
+// events would write is written. It is the Start of a witness of that sync (PokedSync).
+func (cp *ControlPlane) PokePool(t testing.TB) {
+	t.Helper()
+	cp.RunKubectl(t, "label", "--overwrite", "machineconfigpool", "worker", fmt.Sprintf("registries-controller-test/quiet=%d", pokes.Add(1)))
+}
+
+// PokedSync is a witness for Quiet of one sync of c that follows a change Quiet makes when it starts
+// (cp.PokePool). It reads c's /metrics until c answers, for up to 30 s: a read that failed under load must not
+// count as syncs.
+func (c *Controller) PokedSync(t testing.TB, cp *ControlPlane) Witness {
+	return Witness{What: "syncs of " + c.Name + " after a new label on the worker pool", Need: 1,
+		Count: func() float64 {
+			n := -1.0
+			Eventually(t, 30*time.Second, c.Name+"'s /metrics", func() (bool, string) {
+				n = c.Metric("registries_controller_syncs_total", nil)
+				return n >= 0, fmt.Sprint(n)
+			})
+			return n
+		},
+		Start: func() { cp.PokePool(t) }}
 }

@@ -73,7 +73,7 @@ func BenchmarkBurstWrites(b *testing.B) {
 			cp.Reset(b)
 			startInProcess(b, cp.RESTConfig, time.Second, 0)
 			waitWorkerContains(b, "", time.Minute)
-			time.Sleep(1500 * time.Millisecond)
+			time.Sleep(1500 * time.Millisecond) // settling before the count starts (a figure, not a claim that nothing happens)
 			writes := countWrites(b)
 			dir := b.TempDir()
 			for i := range n {
@@ -89,7 +89,7 @@ func BenchmarkBurstWrites(b *testing.B) {
 			applied := time.Since(start)
 			waitWorkerContains(b, fmt.Sprintf("mirror.local/burst/app-%04d", n-1), 2*time.Minute)
 			converged := time.Since(start)
-			time.Sleep(3 * time.Second)
+			time.Sleep(3 * time.Second) // late writes count into the figure: a measurement's window, not a negative wait
 			perPool := float64(writes.get(masterMC)+writes.get(workerMC)) / 2
 			b.ReportMetric(perPool, "writes/pool")
 			b.ReportMetric(applied.Seconds(), "kubectl-s")
@@ -151,10 +151,10 @@ func BenchmarkControllerMemory(b *testing.B) {
 					}
 					return len(onImage) == 1, fmt.Sprint(onImage)
 				})
-				time.Sleep(5 * time.Second)
+				time.Sleep(5 * time.Second) // the work after the report counts into the figures: a measurement's window
 			}
 			converged := time.Since(start)
-			time.Sleep(3 * time.Second)
+			time.Sleep(3 * time.Second) // settling before the figures are read, not a negative wait
 			m := scrape(b, p.metrics)
 			renderMs := m["registries_controller_render_duration_seconds_sum"] / m["registries_controller_render_duration_seconds_count"] * 1000
 			b.ReportMetric(m["process_resident_memory_bytes"]/(1<<20), "rss-MiB")

@@ -267,7 +267,7 @@ func TestTheClusterOperatorIsNotWrittenOverAQuietMinute(t *testing.T) {
 	// A resync every 2 s: the controller syncs and judges the rollouts all the time, and must still write nothing.
 	ctrl := startInProcessWith(t, cp.RESTConfig, operatorConfig(2*time.Second), 2*time.Second)
 	waitOperator(t, settled, func(co *configv1.ClusterOperator) bool { return len(co.Status.Versions) == 1 })
-	time.Sleep(3 * time.Second) // the last write of the settling, if any, is over
+	time.Sleep(3 * time.Second) // settling, not a negative wait: the last write of the settling, if any, is over (the quiet minute below counts its syncs)
 	co := cp.ClusterOperator(t, operatorName)
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -72,7 +72,7 @@ func crcMachineConfigFiles(t *testing.T, name string) (map[string]string, *mcfgv
 func TestContainerRuntimeConfigsThroughTheAPIServer(t *testing.T) {
 	cp.Reset(t)
 	writes := countWrites(t)
-	startInProcess(t, cp.RESTConfig, fastSettle, 2*time.Second)
+	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 2*time.Second)
 	crcs := cp.MachineConfig.MachineconfigurationV1().ContainerRuntimeConfigs()
 	t.Cleanup(func() {
 		// Deleted while the controller runs: it removes the finalizers it added.
@@ -146,7 +146,14 @@ func TestContainerRuntimeConfigsThroughTheAPIServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	mcWrites := writes.get(base)
-	time.Sleep(5 * time.Second) // resyncs every 2 s
+	framework.Quiet(t, 5*time.Second, "a write by a resync", ctrl.syncs(t, 2), func() (bool, string) { // resyncs every 2 s
+		now, err := crcs.Get(context.Background(), "a", metav1.GetOptions{})
+		if err != nil {
+			return true, err.Error()
+		}
+		return now.ResourceVersion != before.ResourceVersion || writes.get(base) != mcWrites,
+			fmt.Sprintf("object resourceVersion %s -> %s, MachineConfig writes %d -> %d", before.ResourceVersion, now.ResourceVersion, mcWrites, writes.get(base))
+	})
 	after, err := crcs.Get(context.Background(), "a", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)

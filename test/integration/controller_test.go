@@ -80,7 +80,7 @@ func TestResyncsAndUnrelatedEventsWriteNothing(t *testing.T) {
 	apply(t, fixtures.IDMS("steady", fixtures.Mirror("quay.io/steady", "m.local/steady")))
 	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 200*time.Millisecond)
 	waitForEntry(t, "quay.io/steady", "the mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
-	time.Sleep(time.Second) // let the writes' own events settle
+	ctrl.settle(t) // the writes' own events are over
 	writes := countWrites(t)
 	syncsBefore := ctrl.counter(t, "registries_controller_syncs_total", map[string]string{"result": "unchanged"})
 
@@ -95,7 +95,13 @@ metadata:
   labels: {machineconfiguration.openshift.io/role: worker}
 spec: {}
 `)
-	time.Sleep(3 * time.Second) // about 15 resyncs of every informer
+	noOpSyncs := framework.Witness{What: "no-op syncs", Need: 3, Count: func() float64 {
+		return ctrl.counter(t, "registries_controller_syncs_total", map[string]string{"result": "unchanged"})
+	}}
+	framework.Quiet(t, 3*time.Second, "a write by a resync or an unrelated change", noOpSyncs, func() (bool, string) { // about 15 resyncs of every informer
+		m, w := writes.get(masterMC), writes.get(workerMC)
+		return m+w != 0, fmt.Sprintf("writes: master %d, worker %d", m, w)
+	})
 
 	syncs := ctrl.counter(t, "registries_controller_syncs_total", map[string]string{"result": "unchanged"}) - syncsBefore
 	if syncs < 3 {
@@ -121,7 +127,7 @@ func TestBurstOfHundredObjectsIsAtMostTwoWritesPerPool(t *testing.T) {
 		_, errW := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), workerMC, metav1.GetOptions{})
 		return errM == nil && errW == nil, fmt.Sprint(errM, errW)
 	})
-	time.Sleep(1500 * time.Millisecond)
+	ctrl.settle(t) // the creates' own events are over
 	writes := countWrites(t)
 
 	dir := t.TempDir()
@@ -208,7 +214,7 @@ func TestInvalidInputIsReportedOnTheObjectAndWritesNothing(t *testing.T) {
 	apply(t, fixtures.IDMS("good", fixtures.Mirror("quay.io/good", "m.local/good")))
 	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	waitForEntry(t, "quay.io/good", "the good mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
-	time.Sleep(time.Second)
+	ctrl.settle(t) // the first writes' own events are over
 	writes := countWrites(t)
 
 	// ImageContentSourcePolicy has no API validation: the API server takes a scheme in a mirror.
@@ -259,7 +265,7 @@ func TestPoolsGetMachineConfigsAndLoseThemWhenRemoved(t *testing.T) {
 	cp.Reset(t)
 	// With a CRIOCredentialProviderConfig, each built-in pool has both outputs: both go with the pool.
 	apply(t, fixtures.CRIOCredentialProviderConfig("example.com"))
-	startInProcess(t, cp.RESTConfig, fastSettle, 0)
+	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	ctx := context.Background()
 	mcs := cp.MachineConfig.MachineconfigurationV1().MachineConfigs()
 	exists := func(name string) func() (bool, string) {
@@ -284,8 +290,16 @@ func TestPoolsGetMachineConfigsAndLoseThemWhenRemoved(t *testing.T) {
 	}
 	framework.Eventually(t, 10*time.Second, "the new built-in pool's MachineConfig", exists("99-arbiter-generated-registries"))
 	framework.Eventually(t, 10*time.Second, "the new built-in pool's credential providers MachineConfig", exists("97-arbiter-generated-credentialproviderconfig"))
-	time.Sleep(500 * time.Millisecond)
-	for _, name := range []string{"99-infra-generated-registries", "97-infra-generated-credentialproviderconfig"} {
+	infraMCs := []string{"99-infra-generated-registries", "97-infra-generated-credentialproviderconfig"}
+	framework.Quiet(t, time.Second, "a MachineConfig of the custom pool", ctrl.pokedSync(t), func() (bool, string) {
+		for _, name := range infraMCs {
+			if ok, _ := exists(name)(); ok {
+				return true, name + " exists"
+			}
+		}
+		return false, "none"
+	})
+	for _, name := range infraMCs {
 		if ok, _ := exists(name)(); ok {
 			t.Errorf("a custom pool got its own MachineConfig %s; it should inherit the worker one", name)
 		}

@@ -204,7 +204,10 @@ func TestAGateOffLeavesTheCredentialProvidersAloneAndAMissingCRDStopsNothingElse
 	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	apply(t, fixtures.CRIOCredentialProviderConfig("example.com"), fixtures.IDMS("a", fixtures.Mirror("quay.io/a", "m.local/a")))
 	waitForEntry(t, "quay.io/a", "the registries MachineConfigs", func(e *sysregistriesv2.Registry) bool { return e != nil })
-	time.Sleep(2 * time.Second)
+	framework.Quiet(t, 2*time.Second, "a credential providers MachineConfig written with the gate off", ctrl.pokedSync(t), func() (bool, string) {
+		f := credentialFiles(t, workerCredsMC)
+		return f != nil, fmt.Sprint(slices.Sorted(maps.Keys(f)))
+	})
 	if f := credentialFiles(t, workerCredsMC); f != nil {
 		t.Fatalf("with the gate off, %s was written: %v", workerCredsMC, slices.Sorted(maps.Keys(f)))
 	}
@@ -247,7 +250,9 @@ spec:
 `)
 	apply(t, fixtures.IDMS("b", fixtures.Mirror("quay.io/b", "m.local/b")))
 	waitForEntry(t, "quay.io/b", "a registries change while the CRD is missing", func(e *sysregistriesv2.Registry) bool { return e != nil })
-	time.Sleep(2 * time.Second)
+	framework.Quiet(t, 2*time.Second, "the deletion of a credential providers MachineConfig while the CRD is missing", ctrl.pokedSync(t), func() (bool, string) {
+		return credentialFiles(t, workerCredsMC) == nil, workerCredsMC + " is gone"
+	})
 	if f := credentialFiles(t, workerCredsMC); f == nil {
 		t.Errorf("%s was deleted while the CRD was missing: nothing says whether the object exists", workerCredsMC)
 	}

@@ -346,6 +346,22 @@ func (p *process) syncs() int {
 	return total
 }
 
+// pokedSync is a witness for framework.Quiet of one sync of p that follows a change Quiet makes when it starts, as
+// running.pokedSync is for a controller in the test's process. It reads /metrics until the process answers: a
+// read that failed under load must not count as syncs.
+func (p *process) pokedSync(t testing.TB) framework.Witness {
+	return framework.Witness{What: "syncs of the leader after a new label on the worker pool", Need: 1,
+		Count: func() float64 {
+			var n int
+			framework.Eventually(t, 30*time.Second, "the leader's /metrics", func() (bool, string) {
+				n = p.syncs()
+				return n >= 0, fmt.Sprint(n)
+			})
+			return float64(n)
+		},
+		Start: func() { cp.PokePool(t) }}
+}
+
 func TestOneOfTwoProcessesLeadsAndTheOtherTakesOver(t *testing.T) {
 	cp.Reset(t)
 	cp.RunKubectl(t, "delete", "lease", "-n", "default", "registries-controller-test", "--ignore-not-found")
@@ -370,7 +386,11 @@ func TestOneOfTwoProcessesLeadsAndTheOtherTakesOver(t *testing.T) {
 		}
 		return true, ""
 	})
-	time.Sleep(2 * time.Second)
+	// The follower tries to take the lease every 500ms; had it led, it would have synced as the leader did.
+	framework.Quiet(t, 2*time.Second, "a sync of the follower", leader.pokedSync(t), func() (bool, string) {
+		n := follower.syncs()
+		return n > 0, fmt.Sprint(n, " syncs")
+	})
 	if n := follower.syncs(); n != 0 {
 		t.Fatalf("the follower ran %d syncs", n)
 	}
@@ -387,7 +407,10 @@ func TestOneOfTwoProcessesLeadsAndTheOtherTakesOver(t *testing.T) {
 		return n > 0, fmt.Sprint(n)
 	})
 	t.Logf("the follower led %s after the leader was killed (lease duration 4s)", time.Since(killed).Round(100*time.Millisecond))
-	time.Sleep(time.Second)
+	framework.Quiet(t, time.Second, "a write by the new leader", follower.pokedSync(t), func() (bool, string) {
+		n := writes.get(masterMC) + writes.get(workerMC)
+		return n != 0, fmt.Sprint(n, " writes")
+	})
 	if n := writes.get(masterMC) + writes.get(workerMC); n != 0 {
 		t.Errorf("taking over with nothing changed wrote %d MachineConfigs, want 0", n)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -107,19 +106,28 @@ func (r *running) syncs(t testing.TB, need float64) framework.Witness {
 	}}
 }
 
-// witnessLabels numbers the labels pokedSync sets, so that each is a change.
-var witnessLabels atomic.Int64
-
 // pokedSync is a witness for framework.Quiet of one sync that follows a change Quiet makes when it starts: a new
-// label on the worker pool, which changes nothing the controller renders. The controller has one queue key, so that
-// sync runs after every event before the label: once it ran, whatever those events would write is written.
+// label on the worker pool (cp.PokePool), which changes nothing the controller renders. The controller has one
+// queue key, so that sync runs after every event before the label: once it ran, whatever those events would write
+// is written.
 func (r *running) pokedSync(t testing.TB) framework.Witness {
 	w := r.syncs(t, 1)
 	w.What = "syncs of the controller after a new label on the worker pool"
-	w.Start = func() {
-		cp.RunKubectl(t, "label", "--overwrite", "machineconfigpool", "worker", fmt.Sprintf("registries-controller-test/quiet=%d", witnessLabels.Add(1)))
-	}
+	w.Start = func() { cp.PokePool(t) }
 	return w
+}
+
+// settle waits until the controller has synced after a change it makes now (the label pokedSync sets): the
+// writes that every earlier event leads to are over. A settling wait before counting writes, not a negative wait.
+func (r *running) settle(t testing.TB) {
+	t.Helper()
+	w := r.pokedSync(t)
+	from := w.Count()
+	w.Start()
+	framework.Eventually(t, 30*time.Second, w.What, func() (bool, string) {
+		n := w.Count() - from
+		return n >= w.Need, fmt.Sprint(n)
+	})
 }
 
 func hasLabel(m *dto.Metric, name string) bool {

@@ -55,7 +55,7 @@ func TestMigrateICSPOnAClusterIsAppliedWithoutAWrite(t *testing.T) {
 	apply(t, objs...)
 	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	waitForEntry(t, "quay.io/org0/app0", "the policies applied", func(e *sysregistriesv2.Registry) bool { return e != nil && len(e.Mirrors) == 4 })
-	time.Sleep(time.Second)
+	ctrl.settle(t) // the first writes' own events are over
 	writes := countWrites(t)
 	before := ctrl.counter(t, "registries_controller_machineconfig_writes_total", nil)
 

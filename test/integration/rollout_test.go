@@ -116,7 +116,10 @@ func TestARolloutIsReportedOnTheImageAndTheObjectsChangedOnceLive(t *testing.T) 
 		master := rolloutEvents(t, "team-a", "RolledOut", "Normal")[framework.PoolMaster]
 		return m == 0 && w == 1 && len(master) >= 1, fmt.Sprint(m, w, master)
 	})
-	time.Sleep(time.Second)
+	framework.Quiet(t, time.Second, "a RolledOut event for the paused worker pool", ctrl.pokedSync(t), func() (bool, string) {
+		got := rolloutEvents(t, "team-a", "RolledOut", "Normal")[framework.PoolWorker]
+		return len(got) != 0, fmt.Sprint(got)
+	})
 	if got := rolloutEvents(t, "team-a", "RolledOut", "Normal")[framework.PoolWorker]; len(got) != 0 {
 		t.Fatalf("RolledOut for the paused worker pool: %v", got)
 	}

@@ -92,7 +92,7 @@ func BenchmarkScaleBurst(b *testing.B) {
 			p := startScaleProcess(b, "scale", proxy.KubeconfigPath, tc.args...)
 			waitWorkerContains(b, "", time.Minute)
 			writes := watchRegistriesWrites(b)
-			time.Sleep(scaleQuiet)
+			time.Sleep(scaleQuiet) // settling before the burst is measured: a benchmark's setup, not a negative wait
 
 			burst := measureBurst(b, p, proxy, writes, func() { cp.RunKubectl(b, "apply", "-f", dir) }, expectFinal(set))
 			p.saveHeapProfile(b, b.Name()+"-burst")
@@ -114,7 +114,7 @@ func BenchmarkScaleBurst(b *testing.B) {
 
 			if full {
 				idleCPU, idleRequests := p.cpuSeconds(b), len(proxy.Requests())
-				time.Sleep(scaleIdle)
+				time.Sleep(scaleIdle) // the idle figures' measurement window, not a claim that nothing happens
 				idle := countRequests(proxy.Requests()[idleRequests:])
 				cpu := p.cpuSeconds(b) - idleCPU
 				b.ReportMetric(float64(idle.total), "idle-requests")
@@ -172,7 +172,7 @@ func BenchmarkInformerMemory(b *testing.B) {
 				return ok, seen
 			})
 			converged := time.Since(start)
-			time.Sleep(scaleQuiet)
+			time.Sleep(scaleQuiet) // settling before the memory figures are read, not a negative wait
 			rss, heap, live := p.peakRSS(b), p.metric(b, "go_memstats_heap_inuse_bytes")/(1<<20), p.liveHeap(b)
 			b.ReportMetric(rss, "peak-rss-MiB")
 			anon, file := p.status(b, "RssAnon")/1024, p.status(b, "RssFile")/1024
