@@ -67,23 +67,83 @@ func imageEvents(t *testing.T, reason string) []corev1.Event {
 	return out
 }
 
-func TestTheSizeBudgetWarnsAt80PercentAndWritesNothingOverTheLimit(t *testing.T) {
-	cp.Reset(t)
+// startBudgetController applies the Image "cluster", on which the budget's warnings and refusals are recorded,
+// starts the controller in process and waits for its first worker MachineConfig.
+func startBudgetController(t *testing.T) *running {
+	t.Helper()
 	kubectlApply(t, "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata: {name: cluster}\nspec: {}\n")
 	r := startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	waitWorkerContains(t, "", 30*time.Second)
+	return r
+}
+
+// applyBudgetSources applies the sources from 0 to n (a multiple of budgetPerObject) in ImageDigestMirrorSets of
+// budgetPerObject sources named prefix-00, prefix-01, …, in one kubectl apply, and waits until the worker
+// MachineConfig holds the last source's mirror, which it returns.
+func applyBudgetSources(t *testing.T, prefix string, n int) string {
+	t.Helper()
+	var objs []runtime.Object
+	for first := 0; first < n; first += budgetPerObject {
+		objs = append(objs, budgetObject(fmt.Sprintf("%s-%02d", prefix, first/budgetPerObject), first, budgetPerObject))
+	}
+	cp.RunKubectl(t, "apply", "-f", writeManifests(t, objs))
+	last := fixtures.ScaleEntry(n-1, 0, 2).Mirrors[1]
+	waitWorkerContains(t, last, 30*time.Second)
+	return last
+}
+
+// budgetBaseline is what the master and worker MachineConfigs were before an input over a budget: their
+// resourceVersions, and the writes since.
+type budgetBaseline struct {
+	versions map[string]string
+	writes   *writeCounter
+}
+
+func takeBudgetBaseline(t *testing.T) *budgetBaseline {
+	t.Helper()
+	b := &budgetBaseline{versions: map[string]string{}}
+	for _, name := range []string{masterMC, workerMC} {
+		mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.versions[name] = mc.ResourceVersion
+	}
+	b.writes = countWrites(t)
+	return b
+}
+
+// checkUnchanged checks that nothing is written for a second after a sync of r (framework.Quiet, what naming the
+// write), and that the MachineConfigs keep their resourceVersions and content: without refused's first source, and
+// with kept when it is not empty.
+func (b *budgetBaseline) checkUnchanged(t *testing.T, r *running, what string, refused *configv1.ImageDigestMirrorSet, kept string) {
+	t.Helper()
+	framework.Quiet(t, time.Second, what, r.pokedSync(t), func() (bool, string) {
+		n := b.writes.get(masterMC) + b.writes.get(workerMC)
+		return n != 0, fmt.Sprintf("%d writes", n)
+	})
+	for name, version := range b.versions {
+		mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conf := registriesConfOf(t, mc)
+		holdsRefused, keeps := strings.Contains(conf, refused.Spec.ImageDigestMirrors[0].Source), strings.Contains(conf, kept)
+		if mc.ResourceVersion != version || holdsRefused || !keeps {
+			t.Errorf("%s: resourceVersion %s (was %s); holds the refused object: %v; the last good content kept: %v", name, mc.ResourceVersion, version, holdsRefused, keeps)
+		}
+	}
+}
+
+func TestTheSizeBudgetWarnsAt80PercentAndWritesNothingOverTheLimit(t *testing.T) {
+	cp.Reset(t)
+	r := startBudgetController(t)
 	size := func(pool string) int {
 		return int(r.counter(t, "registries_controller_machineconfig_bytes", map[string]string{"pool": pool, "output": "registries"}))
 	}
 
 	// 2,800 sources: about 88% of the budget. Written, with a Warning on the Image and the figure in the metric.
-	var near []runtime.Object
-	for first := 0; first < budgetNear; first += budgetPerObject {
-		near = append(near, budgetObject(fmt.Sprintf("budget-%02d", first/budgetPerObject), first, budgetPerObject))
-	}
-	cp.RunKubectl(t, "apply", "-f", writeManifests(t, near))
-	lastNear := fixtures.ScaleEntry(budgetNear-1, 0, 2).Mirrors[1]
-	waitWorkerContains(t, lastNear, 30*time.Second)
+	lastNear := applyBudgetSources(t, "budget", budgetNear)
 	// kubectl applies the objects one by one, so a render of some of them may already have crossed 80% and warned:
 	// the warning looked for is the one of the final MachineConfig, whose size the metric holds.
 	var warning corev1.Event
@@ -117,18 +177,10 @@ func TestTheSizeBudgetWarnsAt80PercentAndWritesNothingOverTheLimit(t *testing.T)
 	if raw := len(written.Spec.Config.Raw); raw > nearBytes || nearBytes-raw > 2048 {
 		t.Errorf("the warning says %d bytes; the written MachineConfig's config alone is %d", nearBytes, raw)
 	}
-	goodVersions := map[string]string{}
-	for _, name := range []string{masterMC, workerMC} {
-		mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), name, metav1.GetOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		goodVersions[name] = mc.ResourceVersion
-	}
+	good := takeBudgetBaseline(t)
 
 	// 600 more sources in one object: about 106%. Nothing is written; the Image and the ten largest contributors say
 	// why, with the figure and the limit.
-	writes := countWrites(t)
 	large := budgetObject("budget-large", budgetNear, budgetOverSource)
 	apply(t, large)
 	var invalid corev1.Event
@@ -177,20 +229,7 @@ func TestTheSizeBudgetWarnsAt80PercentAndWritesNothingOverTheLimit(t *testing.T)
 	if !strings.Contains(strings.Join(contributors, ","), "budget-large") {
 		t.Errorf("the largest contributor is not named: %v", contributors)
 	}
-	framework.Quiet(t, time.Second, "a MachineConfig write over the limit", r.pokedSync(t), func() (bool, string) {
-		n := writes.get(masterMC) + writes.get(workerMC)
-		return n != 0, fmt.Sprintf("%d writes", n)
-	})
-	for name, version := range goodVersions {
-		mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), name, metav1.GetOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		conf := registriesConfOf(t, mc)
-		if mc.ResourceVersion != version || !strings.Contains(conf, lastNear) || strings.Contains(conf, large.Spec.ImageDigestMirrors[0].Source) {
-			t.Errorf("%s: resourceVersion %s (was %s); the last good content kept: %v", name, mc.ResourceVersion, version, strings.Contains(conf, lastNear))
-		}
-	}
+	good.checkUnchanged(t, r, "a MachineConfig write over the limit", large, lastNear)
 }
 
 // waitWorkerContains waits until the worker MachineConfig's registries.conf contains substring.
