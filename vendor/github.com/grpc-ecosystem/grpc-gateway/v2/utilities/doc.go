@@ -1,2 +1,0 @@
-// Package utilities provides members for internal use in grpc-gateway.
-package utilities
