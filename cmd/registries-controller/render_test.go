@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 )
@@ -273,5 +276,29 @@ func TestRenderBudgetsACustomPoolAsMCOMergesIt(t *testing.T) {
 	_, stderr, code = runCLI(t, "render", "--manifests", filepath.Join(dir, "in"), "--output", out)
 	if code != 0 || strings.Contains(stderr, "rendered MachineConfig of pool") {
 		t.Errorf("exit status %d, want 0 and no rendered-budget warning:\n%s", code, stderr)
+	}
+}
+
+// marshalYAML must write what sigs.k8s.io/yaml.Marshal writes: objects with integers (its fast path), with other
+// numbers (sigs.k8s.io/yaml's path), and the strings YAML must quote.
+func TestMarshalYAMLIsSigsYAML(t *testing.T) {
+	objs := []any{
+		map[string]any{"b": 1, "a": []any{"x", "null", "1", "true", "a: b", "#c", "", " lead", "é\u2028<>&", "data:text/plain;charset=utf-8;base64,QUJD"},
+			"c": map[string]any{"mode": 420, "overwrite": true, "none": nil, "neg": -7, "big": int64(1) << 40}, "10": "ten", "9": "nine"},
+		map[string]any{"f": 1.5, "e": 1e21, "i": 3},
+		[]any{map[string]any{}, []any{}, "x\ny", strings.Repeat("QUJD", 100000)},
+	}
+	for i, obj := range objs {
+		want, err := yaml.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := marshalYAML(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("object %d: marshalYAML wrote\n%.2000s\nsigs.k8s.io/yaml\n%.2000s", i, got, want)
+		}
 	}
 }
