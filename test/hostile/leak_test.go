@@ -8,6 +8,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // marker is planted in every field that is not at fault; it must appear in no log line, event or metric.
@@ -38,7 +40,15 @@ func TestNoInputBytesBeyondTheFaultyValueReachLogsEventsOrMetrics(t *testing.T) 
 			t.Fatalf("no Warning on %s %q", a.kind, a.name)
 		}
 	}
-	time.Sleep(2 * time.Second) // a few more syncs and their logs
+	// A few more syncs and their logs: the last after a change made once the window began.
+	framework.Quiet(t, 2*time.Second, "the planted marker in the controller's log", c.PokedSync(t, cp), func() (bool, string) {
+		log := c.Log()
+		i := strings.Index(log, marker)
+		if i < 0 {
+			return false, ""
+		}
+		return true, clip(log[max(0, i-200):])
+	})
 	events, err := cp.Kube.CoreV1().Events("").List(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
