@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/containers/image/v5/docker/reference"
@@ -162,5 +164,5 @@ func AuthFileKeys(path string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sortedKeys(keys), nil
+	return slices.Sorted(maps.Keys(keys)), nil
 }

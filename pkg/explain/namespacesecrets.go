@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -68,7 +69,7 @@ func SecretsOf(namespace, from string, secrets []corev1.Secret) NamespaceSecrets
 		}
 		out.Secrets = append(out.Secrets, auths)
 	}
-	for _, ns := range sortedKeys(others) {
+	for _, ns := range slices.Sorted(maps.Keys(others)) {
 		what := "secrets"
 		if others[ns] == 1 {
 			what = "secret"
@@ -76,13 +77,4 @@ func SecretsOf(namespace, from string, secrets []corev1.Secret) NamespaceSecrets
 		out.Left = append(out.Left, fmt.Sprintf("%d %s of namespace %s: not counted for namespace %s", others[ns], what, ns, namespace))
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -2,8 +2,8 @@ package imagepolicy
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/containers/image/v5/docker/reference"
@@ -142,12 +142,12 @@ func encodeSigstore(keys map[string][]origin) ([]byte, error) {
 // would fail every pull on the node.
 func baseCollisions(keys map[string][]origin) []inputs.Problem {
 	var out []inputs.Problem
-	for _, name := range sortedKeys(nodefiles.BaseRegistriesDFiles) {
+	for _, name := range slices.Sorted(maps.Keys(nodefiles.BaseRegistriesDFiles)) {
 		var base registriesD
 		if err := yaml.Unmarshal(nodefiles.BaseRegistriesDFiles[name], &base); err != nil {
 			return []inputs.Problem{{Message: fmt.Sprintf("internal error: the base file %s does not decode: %v", name, err)}}
 		}
-		for _, key := range sortedKeys(base.Docker) {
+		for _, key := range slices.Sorted(maps.Keys(base.Docker)) {
 			for _, o := range keys[key] {
 				out = append(out, collision(o, key, name))
 			}
@@ -165,13 +165,4 @@ func collision(o origin, key, file string) inputs.Problem {
 		Message: fmt.Sprintf("%s needs sigstore attachments in %s, but the node's %s/%s already configures %q, and containers/image refuses a registries.d directory in which two files configure the same key: every pull on the node would fail",
 			what, nodefiles.SigstoreRegistries, nodefiles.RegistriesDir, file, key),
 		Fix: fmt.Sprintf("use a narrower scope, e.g. %s/<namespace>", key)}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"regexp"
@@ -97,7 +98,7 @@ func newDiffStats() *diffStats {
 func (st *diffStats) log(t *testing.T, n int) {
 	t.Logf("%d inputs: %d rejected by our validation, %d compared (%d image references), %d where MCO fails",
 		n, st.rejectedInputs, st.compared, st.references, st.mcoErrors)
-	for _, k := range sortedKeys(st.rejected) {
+	for _, k := range slices.Sorted(maps.Keys(st.rejected)) {
 		t.Logf("  rejected, problem class %q: %d inputs", k, st.rejected[k])
 	}
 	t.Logf("  inputs without any defect condition, files byte-identical: %d", st.identicalBytes)
@@ -105,15 +106,6 @@ func (st *diffStats) log(t *testing.T, n int) {
 	for _, k := range []string{defectSourceFirst, defectFarthest, defectNeverNotNested, defectInheritInsecure, defectWildcardNested} {
 		t.Logf("  %s: %d inputs, %d differing image references", k, st.inputsByDefect[k], st.diffsByDefect[k])
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // problemClass names the kind of a problem without its values, for counting.
@@ -775,7 +767,7 @@ func (m *defectModel) corpus() []string {
 		}
 	}
 	out := make([]string, 0, 2*len(names))
-	for _, n := range sortedKeys(names) {
+	for _, n := range slices.Sorted(maps.Keys(names)) {
 		out = append(out, n+":latest", n+fuzzDigest)
 	}
 	return out

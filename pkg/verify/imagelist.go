@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/yaml"
@@ -82,7 +84,7 @@ func walkImages(v any, found func(path, image string)) {
 	walk = func(path string, v any) {
 		switch x := v.(type) {
 		case map[string]any:
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				p := k
 				if path != "" {
 					p = path + "." + k

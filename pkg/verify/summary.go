@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -94,7 +95,7 @@ func (l lacks) add(location string, by []string, image string) {
 
 func (l lacks) sorted() []Lack {
 	var out []Lack
-	for _, k := range sortedKeys(l) {
+	for _, k := range slices.Sorted(maps.Keys(l)) {
 		x := *l[k]
 		slices.Sort(x.By)
 		slices.SortFunc(x.Images, strings.Compare)

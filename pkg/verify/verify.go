@@ -7,11 +7,7 @@
 // pkg/registryprobe; Judge only decides. docs/semantics.md ("Verifying pulls") says what each verdict means.
 package verify
 
-import (
-	"slices"
-
-	"github.com/openshift/registries-controller/pkg/registryprobe"
-)
+import "github.com/openshift/registries-controller/pkg/registryprobe"
 
 // Verdict is the outcome of a node's pull of one image.
 type Verdict string
@@ -131,14 +127,4 @@ func (p *Place) Outcome() string {
 		s += ", without credentials"
 	}
 	return s
-}
-
-// sortedKeys returns m's keys, sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
