@@ -33,25 +33,41 @@ func pullSecret(t *testing.T, hosts ...string) string {
 	return path
 }
 
+// loginMirror is a TLS registry on loopback that requires a login (mirrorHtpasswd), holding a new image at
+// mirror/team/app:v1.
+type loginMirror struct {
+	*framework.Registry
+	// certDir trusts the registry's CA: certDir/ca.crt, for a SystemContext's DockerCertPath.
+	certDir string
+	image   *framework.LayoutImage
+	// push reaches the registry with its login (and nothing else: no mirrors).
+	push *types.SystemContext
+}
+
+func startLoginMirror(t *testing.T) *loginMirror {
+	t.Helper()
+	cert := newServerCert(t)
+	m := &loginMirror{Registry: startRegistryWithAuth(t, cert, mirrorHtpasswd), certDir: t.TempDir(), image: framework.NewLayoutImage(t, nil)}
+	writeTestFile(t, filepath.Join(m.certDir, "ca.crt"), cert.certPEM)
+	m.push = &types.SystemContext{
+		SystemRegistriesConfPath:    filepath.Join(t.TempDir(), "registries.conf"),
+		SystemRegistriesConfDirPath: filepath.Join(t.TempDir(), "none"),
+		DockerCertPath:              m.certDir,
+		AuthFilePath:                pullSecret(t, m.Host),
+	}
+	writeTestFile(t, m.push.SystemRegistriesConfPath, nil)
+	m.image.Push(t, m.push, m.Host+"/mirror/team/app:v1")
+	return m
+}
+
 // TestAMirrorWithoutCredentialsFailsWith401AsExplainWarns proves explain --authfile's warning with a real pull:
 // the source holds the image and the node's pull secret has an entry for it; the mirror requires
 // authentication. Without an entry for the mirror, the pull's attempt at the mirror fails with 401 and the
 // source serves it, as explain warns; with one, the mirror serves it and explain warns no more.
 func TestAMirrorWithoutCredentialsFailsWith401AsExplainWarns(t *testing.T) {
-	cert := newServerCert(t)
-	mirror, source := startRegistryWithAuth(t, cert, mirrorHtpasswd), startRegistry(t, nil)
-	certDir := t.TempDir()
-	writeTestFile(t, filepath.Join(certDir, "ca.crt"), cert.certPEM)
-	image := framework.NewLayoutImage(t, nil)
-	push := &types.SystemContext{
-		SystemRegistriesConfPath:    filepath.Join(t.TempDir(), "registries.conf"),
-		SystemRegistriesConfDirPath: filepath.Join(t.TempDir(), "none"),
-		DockerCertPath:              certDir,
-		AuthFilePath:                pullSecret(t, mirror.Host),
-	}
-	writeTestFile(t, push.SystemRegistriesConfPath, nil)
-	image.Push(t, push, mirror.Host+"/mirror/team/app:v1")
-	plain := *push
+	mirror, source := startLoginMirror(t), startRegistry(t, nil)
+	image, certDir := mirror.image, mirror.certDir
+	plain := *mirror.push
 	plain.DockerInsecureSkipTLSVerify = types.OptionalBoolTrue // only to push over plain HTTP
 	image.Push(t, &plain, source.Host+"/team/app:v1")
 

@@ -8,13 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/containers/image/v5/types"
 	configv1 "github.com/openshift/api/config/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/openshift/registries-controller/pkg/explain"
-	"github.com/openshift/registries-controller/test/framework"
 )
 
 // authEntries is the "auths" object of a docker config JSON.
@@ -72,19 +70,8 @@ func pluginAuthFile(t *testing.T, global, secret []byte, image string, mirrors [
 // image with the key explain names; without that key (only the prefix key, or only the global pull secret) the
 // mirror answers 401 and the pull fails.
 func TestANamespaceSecretsKeyServesTheMirrorAsExplainNamespaceSays(t *testing.T) {
-	cert := newServerCert(t)
-	mirror, source := startRegistryWithAuth(t, cert, mirrorHtpasswd), newCountingListener(t)
-	certDir := t.TempDir()
-	writeTestFile(t, filepath.Join(certDir, "ca.crt"), cert.certPEM)
-	image := framework.NewLayoutImage(t, nil)
-	push := &types.SystemContext{
-		SystemRegistriesConfPath:    filepath.Join(t.TempDir(), "registries.conf"),
-		SystemRegistriesConfDirPath: filepath.Join(t.TempDir(), "none"),
-		DockerCertPath:              certDir,
-		AuthFilePath:                pullSecret(t, mirror.Host),
-	}
-	writeTestFile(t, push.SystemRegistriesConfPath, nil)
-	image.Push(t, push, mirror.Host+"/mirror/team/app:v1")
+	mirror, source := startLoginMirror(t), newCountingListener(t)
+	image, certDir := mirror.image, mirror.certDir
 
 	r := renderScenario(t, strings.NewReplacer("{{SOURCE}}", source.Host, "{{MIRROR}}", mirror.Host).Replace(`
 apiVersion: config.openshift.io/v1
