@@ -235,10 +235,70 @@ func marshalYAML(obj any) ([]byte, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	if v, ok := integersOnly(v); ok {
-		return yamlv2.Marshal(v)
+	v, ok := integersOnly(v)
+	if !ok {
+		return yaml.JSONToYAML(data)
 	}
-	return yaml.JSONToYAML(data)
+	// The YAML emitter goes through a long string character by character; a data URL it writes as it is (a plain
+	// scalar: printable ASCII, no space, no '#', beginning with "data:") is emitted as a short placeholder of the same
+	// kind and put in afterwards.
+	var long []string
+	v = placeholders(v, &long, data)
+	out, err := yamlv2.Marshal(v)
+	if err != nil || len(long) == 0 {
+		return out, err
+	}
+	pairs := make([]string, 0, 2*len(long))
+	for i, s := range long {
+		pairs = append(pairs, placeholder(i), s)
+	}
+	return []byte(strings.NewReplacer(pairs...).Replace(string(out))), nil
+}
+
+// placeholderPrefix begins the stand-in of a long string; placeholders are used only when it occurs nowhere in
+// the JSON.
+const placeholderPrefix = "registriescontrollerlongscalar"
+
+func placeholder(i int) string { return placeholderPrefix + strconv.Itoa(i) + "z" }
+
+// placeholders replaces in v the long strings the YAML emitter writes unchanged by placeholders, appending them
+// to long.
+func placeholders(v any, long *[]string, data []byte) any {
+	switch v := v.(type) {
+	case string:
+		if len(v) >= 4096 && writtenAsIs(v) && !bytes.Contains(data, []byte(placeholderPrefix)) {
+			*long = append(*long, v)
+			return placeholder(len(*long) - 1)
+		}
+	case map[string]any:
+		for k, e := range v {
+			v[k] = placeholders(e, long, data)
+		}
+	case []any:
+		for k, e := range v {
+			v[k] = placeholders(e, long, data)
+		}
+	}
+	return v
+}
+
+// writtenAsIs reports whether go-yaml v2 writes s as a plain scalar, unchanged, in any block context: a data URL
+// of characters that are no YAML indicator inside a scalar (no space, so the emitter never folds it; no '#'; no
+// character outside printable ASCII), whose "data:" beginning resolves to no other type.
+func writtenAsIs(s string) bool {
+	if !strings.HasPrefix(s, "data:") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte(";,:/+=%._-~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // integersOnly replaces every json.Number of v by the int the YAML parser reads it as, and reports false for a

@@ -287,6 +287,17 @@ func TestMarshalYAMLIsSigsYAML(t *testing.T) {
 			"c": map[string]any{"mode": 420, "overwrite": true, "none": nil, "neg": -7, "big": int64(1) << 40}, "10": "ten", "9": "nine"},
 		map[string]any{"f": 1.5, "e": 1e21, "i": 3},
 		[]any{map[string]any{}, []any{}, "x\ny", strings.Repeat("QUJD", 100000)},
+		// Data URLs long enough for the placeholder: base64, percent-encoded, and ones the emitter must quote or
+		// fold (a space, a '#', a non-ASCII character, a quote), which keep the emitter's own path.
+		map[string]any{"spec": map[string]any{"config": map[string]any{"storage": map[string]any{"files": []any{
+			map[string]any{"contents": map[string]any{"source": "data:text/plain;charset=utf-8;base64," + strings.Repeat("QUJD+/9=", 2000)}, "mode": 420},
+			map[string]any{"contents": map[string]any{"source": "data:," + strings.Repeat("%5Bregistry%5D%0Alocation%20%3D%20%22a.b%3A5000%2Fc_d-e.f~%22%0A", 200)}},
+			map[string]any{"contents": map[string]any{"source": "data:," + strings.Repeat("a b ", 2000)}},
+			map[string]any{"contents": map[string]any{"source": "data:," + strings.Repeat("a#b", 2000)}},
+			map[string]any{"contents": map[string]any{"source": "data:," + strings.Repeat("é'\"", 2000)}},
+			map[string]any{"contents": map[string]any{"source": "data:," + strings.Repeat("x", 5000)}},
+		}}}}},
+		map[string]any{"a": "registriescontrollerlongscalar0z", "b": "data:," + strings.Repeat("y", 5000)},
 	}
 	for i, obj := range objs {
 		want, err := yaml.Marshal(obj)
