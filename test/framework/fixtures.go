@@ -35,6 +35,17 @@ func (cp *ControlPlane) CreateBuiltinPools(ctx context.Context) error {
 	return nil
 }
 
+// CreateBuiltinCluster creates what a cluster has before the controller runs: the built-in pools
+// (CreateBuiltinPools) and the ClusterVersion of fixtures.ReleaseImage (CreateClusterVersion). Packages whose tests
+// start from such a cluster call it in the setup they give Run.
+func (cp *ControlPlane) CreateBuiltinCluster(ctx context.Context) error {
+	if err := cp.CreateBuiltinPools(ctx); err != nil {
+		return err
+	}
+	_, err := cp.CreateClusterVersion(ctx, fixtures.ReleaseImage)
+	return err
+}
+
 // fieldManager owns the fields the framework sets with server-side apply.
 const fieldManager = "registries-controller-test-framework"
 

@@ -17,7 +17,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 
-	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 )
 
@@ -38,11 +37,7 @@ func TestMain(m *testing.M) {
 		if err := loosenCRDs(ctx); err != nil {
 			return err
 		}
-		if err := cp.CreateBuiltinPools(ctx); err != nil {
-			return err
-		}
-		_, err = cp.CreateClusterVersion(ctx, fixtures.ReleaseImage)
-		return err
+		return cp.CreateBuiltinCluster(ctx)
 	})
 }
 

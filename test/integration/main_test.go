@@ -6,7 +6,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 )
 
@@ -16,11 +15,6 @@ var cp *framework.ControlPlane
 func TestMain(m *testing.M) {
 	framework.Run(m, func(c *framework.ControlPlane) error {
 		cp = c
-		ctx := context.Background()
-		if err := cp.CreateBuiltinPools(ctx); err != nil {
-			return err
-		}
-		_, err := cp.CreateClusterVersion(ctx, fixtures.ReleaseImage)
-		return err
+		return cp.CreateBuiltinCluster(context.Background())
 	})
 }
