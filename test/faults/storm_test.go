@@ -36,7 +36,7 @@ func TestAnotherWriterRewritingAGeneratedMachineConfigIsRevertedWithAGrowingBack
 	want := expected(t, base)
 	framework.StartTestController(t, "controller", proxy.KubeconfigPath)
 	waitForFiles(t, 30*time.Second, "the first sync", want)
-	time.Sleep(time.Second) // let the start's requests pass
+	time.Sleep(time.Second) // settling, not a negative wait: the start's requests are not counted as the storm's
 
 	startCount := len(proxy.Requests())
 	start := time.Now()
