@@ -13,7 +13,6 @@ import (
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
-	"github.com/openshift/registries-controller/pkg/version"
 )
 
 type explainOptions struct {
@@ -203,7 +202,7 @@ func renderManifests(dir, releaseImage string, stderr io.Writer) (*explain.Rende
 	objs.ReleaseImageFlag = releaseImage
 	checker := registriesconf.NewChecker()
 	defer checker.Close()
-	r, err := explain.RenderPool(&objs.Inputs, render.Options{Version: version.Version, Checker: checker})
+	r, err := explain.RenderPool(&objs.Inputs, render.Options{Checker: checker})
 	if err != nil {
 		return nil, err
 	}

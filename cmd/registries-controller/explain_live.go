@@ -17,7 +17,6 @@ import (
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/rollout"
-	"github.com/openshift/registries-controller/pkg/version"
 )
 
 // runLive explains ref against the files the nodes of the pool run now, and says how the answer changes once a
@@ -107,7 +106,7 @@ func (o *explainOptions) provenance(r *cluster.Reader, pool *mcfgv1.MachineConfi
 	in := r.Inputs()
 	checker := registriesconf.NewChecker()
 	defer checker.Close()
-	out, err := render.Render(in, render.Options{Version: version.Version, Checker: checker})
+	out, err := render.Render(in, render.Options{Checker: checker})
 	var invalid *inputs.InvalidError
 	if errors.As(err, &invalid) {
 		fmt.Fprintf(stderr, "note: the objects behind each mirror are not named: the cluster's inputs are invalid now "+

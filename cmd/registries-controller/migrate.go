@@ -19,7 +19,6 @@ import (
 	"github.com/openshift/registries-controller/pkg/migrate"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
-	"github.com/openshift/registries-controller/pkg/version"
 )
 
 type migrateOptions struct {
@@ -82,7 +81,7 @@ func (o *migrateOptions) run(ctx context.Context, stdout, stderr io.Writer) erro
 	}
 	checker := registriesconf.NewChecker()
 	defer checker.Close()
-	proof, err := migrate.Prove(in, plan, render.Options{Version: version.Version, Checker: checker})
+	proof, err := migrate.Prove(in, plan, render.Options{Checker: checker})
 	var invalid *inputs.InvalidError
 	if errors.As(err, &invalid) {
 		fmt.Fprintln(stderr, invalid.Error())

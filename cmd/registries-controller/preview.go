@@ -23,7 +23,6 @@ import (
 	"github.com/openshift/registries-controller/pkg/reasons"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
-	"github.com/openshift/registries-controller/pkg/version"
 )
 
 // Exit statuses of preview, from the table every subcommand shares (exitstatus.go).
@@ -142,7 +141,7 @@ func (o *previewOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	printEdits(&buf, edits)
 	checker := registriesconf.NewChecker()
 	defer checker.Close()
-	out, err := render.Render(next, render.Options{Version: version.Version, Checker: checker})
+	out, err := render.Render(next, render.Options{Checker: checker})
 	var invalid *inputs.InvalidError
 	if errors.As(err, &invalid) {
 		printInvalid(&buf, invalid)

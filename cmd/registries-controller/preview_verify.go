@@ -14,7 +14,6 @@ import (
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/verify"
-	"github.com/openshift/registries-controller/pkg/version"
 )
 
 func (o *previewOptions) addVerifyFlags(cmd *cobra.Command) {
@@ -37,7 +36,7 @@ func (o *previewOptions) addVerifyFlags(cmd *cobra.Command) {
 func (o *previewOptions) verifyPulls(ctx context.Context, stdout, stderr io.Writer, next *inputs.Inputs) error {
 	checker := registriesconf.NewChecker()
 	defer checker.Close()
-	r, err := explain.RenderPool(next, render.Options{Version: version.Version, Checker: checker})
+	r, err := explain.RenderPool(next, render.Options{Checker: checker})
 	if err != nil {
 		return err
 	}

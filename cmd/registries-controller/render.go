@@ -25,7 +25,6 @@ import (
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/renderedconfig"
-	"github.com/openshift/registries-controller/pkg/version"
 )
 
 type renderOptions struct {
@@ -102,7 +101,7 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	defer checker.Close()
 	// The objects the API server would accept are rendered even when others are refused, so that every problem
 	// is reported at once: the CRDs' (objs.Refused), then the project's own checks on what passes them.
-	out, err := render.Render(&objs.Inputs, render.Options{Version: version.Version, Checker: checker, InstallTime: true})
+	out, err := render.Render(&objs.Inputs, render.Options{Checker: checker, InstallTime: true})
 	var rendered []renderedconfig.Size
 	if err == nil {
 		// The pools' rendered MachineConfigs must fit too (docs/semantics.md §3.6).

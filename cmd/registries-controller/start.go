@@ -110,7 +110,7 @@ func (o *startOptions) run(ctx context.Context) error {
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	rt, err := controller.NewRuntime(ctx, cfg, o.resync, registry, controller.Config{
-		SettleDelay: o.settleDelay, MaxSettleDelay: o.maxSettleDelay, Version: version.Version, KeepUnreadFields: o.keepUnreadFields,
+		SettleDelay: o.settleDelay, MaxSettleDelay: o.maxSettleDelay, KeepUnreadFields: o.keepUnreadFields,
 		ClusterOperator: controller.ClusterOperatorConfig{
 			ReleaseVersion: os.Getenv(envReleaseVersion), Namespace: defaultNamespace(), GracePeriod: o.gracePeriod,
 		},

@@ -17,7 +17,6 @@ import (
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/rollout"
-	"github.com/openshift/registries-controller/pkg/version"
 )
 
 // Exit statuses of wait besides 0 (live) and 2 (error), from the table every subcommand shares (exitstatus.go).
@@ -80,7 +79,7 @@ func (o *waitOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
 	checker := registriesconf.NewChecker()
 	defer checker.Close()
 	w, err := rollout.NewWaiter(r, o.pools, func(in *inputs.Inputs) (*render.Output, error) {
-		return render.Render(in, render.Options{Version: version.Version, Checker: checker})
+		return render.Render(in, render.Options{Checker: checker})
 	})
 	if err != nil {
 		return err

@@ -232,9 +232,11 @@ func (c *Controller) update(ctx context.Context, have *mcfgv1.MachineConfig, wan
 	return updated, diffs, nil
 }
 
-// merged returns a copy of have that says what want says, keeping other writers' metadata. An owner reference to
-// another object of want's owner's kind and name (an older Image "cluster", another UID) is replaced, and so is any
-// other controller reference when want's owner controls its MachineConfigs (only one may).
+// merged returns a copy of have that says what want says, keeping other writers' metadata but the version
+// annotation, which an older build of this project or MCO wrote and MCO's render controller refuses from another
+// build than its own (machineconfigs.VersionAnnotation). An owner reference to another object of want's owner's kind
+// and name (an older Image "cluster", another UID, or one an older build or MCO wrote without the controller flag)
+// is replaced, and so is any other controller reference (only one may be).
 func merged(have *mcfgv1.MachineConfig, want *machineconfigs.Desired) *mcfgv1.MachineConfig {
 	out := have.DeepCopy()
 	if out.Labels == nil {
@@ -243,12 +245,7 @@ func merged(have *mcfgv1.MachineConfig, want *machineconfigs.Desired) *mcfgv1.Ma
 	for k, v := range want.Object.Labels {
 		out.Labels[k] = v
 	}
-	if out.Annotations == nil {
-		out.Annotations = map[string]string{}
-	}
-	for k, v := range want.Object.Annotations {
-		out.Annotations[k] = v
-	}
+	delete(out.Annotations, machineconfigs.VersionAnnotation)
 	var owners []metav1.OwnerReference
 	for _, ref := range out.OwnerReferences {
 		if !replacedBy(ref, want.Object.OwnerReferences) {

@@ -45,8 +45,6 @@ type Config struct {
 	SettleDelay time.Duration
 	// MaxSettleDelay bounds the wait under a continuous stream of events. Default 10 × SettleDelay.
 	MaxSettleDelay time.Duration
-	// Version is written into every generated MachineConfig.
-	Version string
 	// Clock tells the time for the settle delay and the queue's delays. Default the real clock.
 	Clock clock.WithTicker
 	// RateLimiter spaces the retries of failed syncs. Default exponential, from 200ms to 2 minutes.

@@ -73,7 +73,6 @@ func newFakeShell(t *testing.T, configObjs, mcObjs []runtime.Object, conf Config
 	mc := mcfgfake.NewClientset(mcObjs...)
 	inf := cluster.InformersFor(cfg, op, mc, 0)
 	recorder := record.NewFakeRecorder(100)
-	conf.Version = "test"
 	status := statusForwarder(cfg)
 	ctrl, err := newController(clients{MachineConfigs: mc.MachineconfigurationV1(), Status: status}, inf, recorder, newMetrics(prometheus.NewRegistry()), conf)
 	if err != nil {

@@ -20,7 +20,7 @@ import (
 func desired(t *testing.T, mirror string) *machineconfigs.Desired {
 	t.Helper()
 	in := &inputs.Inputs{ImageDigestMirrorSets: []*configv1.ImageDigestMirrorSet{fixtures.IDMS("a", fixtures.Mirror("quay.io/a", mirror))}}
-	out, err := render.Render(in, render.Options{Version: "test", Checker: registriesconf.NewChecker()})
+	out, err := render.Render(in, render.Options{Checker: registriesconf.NewChecker()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -170,7 +170,7 @@ func (c *Controller) render(res *syncResult) (*render.Output, error) {
 		return c.last.out, c.last.err
 	}
 	start := c.cfg.Clock.Now()
-	out, err := render.Render(res.inputs, render.Options{Version: c.cfg.Version, Checker: c.cfg.Checker})
+	out, err := render.Render(res.inputs, render.Options{Checker: c.cfg.Checker})
 	res.duration = c.cfg.Clock.Since(start)
 	c.metrics.renderDuration.Observe(res.duration.Seconds())
 	out = keptOutput(out)

@@ -54,7 +54,7 @@ func TestExplainSignatures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := explain.RenderPool(&objs.Inputs, render.Options{Version: "test", Checker: registriesconf.NewChecker()})
+	r, err := explain.RenderPool(&objs.Inputs, render.Options{Checker: registriesconf.NewChecker()})
 	if err != nil {
 		t.Fatal(err)
 	}

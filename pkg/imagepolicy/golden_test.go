@@ -55,7 +55,7 @@ func TestGolden(t *testing.T) {
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			in := golden.Input(t, dir)
-			out, err := render.Render(in, render.Options{Version: "golden", Checker: checker})
+			out, err := render.Render(in, render.Options{Checker: checker})
 			if want, ok := golden.Optional(t, dir, "problems.txt"); ok {
 				var invalid *inputs.InvalidError
 				if !errors.As(err, &invalid) {

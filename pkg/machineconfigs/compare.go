@@ -18,6 +18,11 @@ type Difference struct {
 	// Text says what differs, e.g. "file /etc/containers/registries.conf: contents differ" or
 	// "label machineconfiguration.openshift.io/role: have \"master\", want \"worker\"".
 	Text string
+	// Build is true for a difference that only says which build or controller wrote the MachineConfig: a version
+	// annotation (which this project no longer writes), or an owner reference to the right object that is no
+	// controller reference (as older builds and MCO write it). Writing drops the one and completes the other, a
+	// metadata-only update (PlanOptions.AnyBuild leaves these out).
+	Build bool
 }
 
 func (d Difference) String() string { return d.Text }
@@ -33,15 +38,13 @@ func Strings(ds []Difference) []string {
 
 // Differences compares an existing MachineConfig (have is its decoded config, Decode) with the desired one by
 // meaning, not by bytes: the decoded file contents and their attributes against the render's files, the Ignition
-// version, and the labels, annotations and owner references the desired one sets. Labels and annotations other
-// owners added are not differences, nor is how the contents are encoded (a data URL's media type, gzip). It
-// returns one line per difference, nothing when writing desired would change nothing a node or a person cares
-// about.
+// version, and the labels and owner references the desired one sets. A version annotation is a difference
+// (VersionAnnotation: none is written, one found is dropped); labels and annotations other owners added are not,
+// nor is how the contents are encoded (a data URL's media type, gzip). It returns one line per difference, nothing
+// when writing desired would change nothing a node, MCO's render controller or a person cares about.
 func Differences(existing *mcfgv1.MachineConfig, have *Config, desired *Desired) []Difference {
 	var diffs []Difference
-	for _, d := range metadataDifferences(existing, desired.Object) {
-		diffs = append(diffs, Difference{Text: d})
-	}
+	diffs = append(diffs, metadataDifferences(existing, desired.Object)...)
 	if e, d := normalizeSpec(existing.Spec), normalizeSpec(desired.Object.Spec); !reflect.DeepEqual(e, d) {
 		diffs = append(diffs, Difference{Text: "spec fields other than config differ (osImageURL, kernelArguments, extensions, fips, kernelType)"})
 	}
@@ -117,28 +120,31 @@ func (c DesiredConfigs) Decode(mc *mcfgv1.MachineConfig) (*Config, error) {
 	return Decode(mc)
 }
 
-// metadataDifferences returns the labels, annotations and owner references desired sets that existing lacks or
-// holds with another value.
-func metadataDifferences(existing, desired *mcfgv1.MachineConfig) []string {
-	var diffs []string
-	for k, v := range desired.Labels {
-		if got, ok := existing.Labels[k]; !ok || got != v {
-			diffs = append(diffs, fmt.Sprintf("label %s: have %q, want %q", k, got, v))
+// metadataDifferences returns the labels and owner references desired sets that existing lacks or holds otherwise,
+// and the version annotation existing holds, which no desired MachineConfig carries (VersionAnnotation).
+func metadataDifferences(existing, desired *mcfgv1.MachineConfig) []Difference {
+	var diffs []Difference
+	for _, k := range slices.Sorted(maps.Keys(desired.Labels)) {
+		if got, ok := existing.Labels[k]; !ok || got != desired.Labels[k] {
+			diffs = append(diffs, Difference{Text: fmt.Sprintf("label %s: have %q, want %q", k, got, desired.Labels[k])})
 		}
 	}
-	for k, v := range desired.Annotations {
-		if got, ok := existing.Annotations[k]; !ok || got != v {
-			diffs = append(diffs, fmt.Sprintf("annotation %s: have %q, want %q", k, got, v))
-		}
+	if v, ok := existing.Annotations[VersionAnnotation]; ok {
+		diffs = append(diffs, Difference{Build: true, Text: fmt.Sprintf("annotation %s: have %q, want none (MCO's render controller refuses another build's)", VersionAnnotation, v)})
 	}
 	for _, want := range desired.OwnerReferences {
-		if !hasOwner(existing.OwnerReferences, want) {
-			diffs = append(diffs, fmt.Sprintf("owner reference to %s %s (uid %s) missing", want.Kind, want.Name, want.UID))
+		switch {
+		case hasOwner(existing.OwnerReferences, want):
+		case isController(want) && hasOwner(existing.OwnerReferences, asReference(want)):
+			diffs = append(diffs, Difference{Build: true, Text: fmt.Sprintf("owner reference to %s %s (uid %s): not a controller reference", want.Kind, want.Name, want.UID)})
+		default:
+			diffs = append(diffs, Difference{Text: fmt.Sprintf("owner reference to %s %s (uid %s) missing", want.Kind, want.Name, want.UID)})
 		}
 	}
 	return diffs
 }
 
+// hasOwner reports whether refs hold a reference to want's object, a controller reference when want is one.
 func hasOwner(refs []metav1.OwnerReference, want metav1.OwnerReference) bool {
 	for _, r := range refs {
 		if r.APIVersion == want.APIVersion && r.Kind == want.Kind && r.Name == want.Name && r.UID == want.UID &&
@@ -147,6 +153,12 @@ func hasOwner(refs []metav1.OwnerReference, want metav1.OwnerReference) bool {
 		}
 	}
 	return false
+}
+
+// asReference returns ref without the controller and blockOwnerDeletion flags.
+func asReference(ref metav1.OwnerReference) metav1.OwnerReference {
+	ref.Controller, ref.BlockOwnerDeletion = nil, nil
+	return ref
 }
 
 func isController(r metav1.OwnerReference) bool { return r.Controller != nil && *r.Controller }

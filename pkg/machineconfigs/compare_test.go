@@ -27,8 +27,8 @@ func desiredWorker(t *testing.T) *machineconfigs.Desired {
 	if err != nil {
 		t.Fatal(err)
 	}
-	owner := &metav1.OwnerReference{APIVersion: "config.openshift.io/v1", Kind: "Image", Name: "cluster", UID: "uid-cluster"}
-	return machineconfigs.NewDesired(machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries}, files, raw, owner, "v1.2.3")
+	owner := machineconfigs.Registries.Owner.Reference("cluster", "uid-cluster")
+	return machineconfigs.NewDesired(machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries}, files, raw, owner)
 }
 
 // editIgnition changes the Ignition JSON of mc through a generic map.
@@ -58,7 +58,8 @@ func TestDifferences(t *testing.T) {
 		{"an identical MachineConfig has none", func(*testing.T, *mcfgv1.MachineConfig) {}, "", ""},
 		{"labels and annotations of other owners are not differences", func(_ *testing.T, mc *mcfgv1.MachineConfig) {
 			mc.Labels["team"] = "a"
-			mc.Annotations["note"] = "b"
+			mc.Annotations = map[string]string{"note": "b"}
+			mc.OwnerReferences = append(mc.OwnerReferences, metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "c", UID: "uid-c"})
 		}, "", ""},
 		{"the same contents encoded another way are not a difference", func(t *testing.T, mc *mcfgv1.MachineConfig) {
 			editIgnition(t, mc, func(cfg map[string]any) {
@@ -90,9 +91,15 @@ func TestDifferences(t *testing.T) {
 		{"a changed role label is one", func(_ *testing.T, mc *mcfgv1.MachineConfig) {
 			mc.Labels["machineconfiguration.openshift.io/role"] = "master"
 		}, "label machineconfiguration.openshift.io/role", ""},
-		{"another controller version is one", func(_ *testing.T, mc *mcfgv1.MachineConfig) {
-			mc.Annotations["machineconfiguration.openshift.io/generated-by-controller-version"] = "v0"
-		}, "annotation", ""},
+		{"a version annotation, an older build's or MCO's, is one", func(_ *testing.T, mc *mcfgv1.MachineConfig) {
+			mc.Annotations = map[string]string{"machineconfiguration.openshift.io/generated-by-controller-version": "v0"}
+		}, `annotation machineconfiguration.openshift.io/generated-by-controller-version: have "v0", want none`, ""},
+		{"an empty version annotation is one too", func(_ *testing.T, mc *mcfgv1.MachineConfig) {
+			mc.Annotations = map[string]string{"machineconfiguration.openshift.io/generated-by-controller-version": ""}
+		}, `annotation machineconfiguration.openshift.io/generated-by-controller-version: have "", want none`, ""},
+		{"the owner reference to the Image without the controller flag, as older builds and MCO write it, is one", func(_ *testing.T, mc *mcfgv1.MachineConfig) {
+			mc.OwnerReferences[0].Controller = nil
+		}, "owner reference to Image cluster (uid uid-cluster): not a controller reference", ""},
 		{"edited contents are one", func(t *testing.T, mc *mcfgv1.MachineConfig) {
 			editIgnition(t, mc, func(cfg map[string]any) {
 				files(cfg)[0].(map[string]any)["contents"].(map[string]any)["source"] = "data:,edited"
@@ -155,10 +162,38 @@ func TestTwoRendersAreComparedFromTheirFilesInMemory(t *testing.T) {
 	if d := machineconfigs.Differences(a.Object, a.Config(), b); len(d) != 1 || d[0].File != nodefiles.SearchRegistries || a.Same(b) {
 		t.Errorf("a file less: %+v, same %v", d, a.Same(b))
 	}
-	if other := a.WithVersion("v9"); a.Same(other) || a.Object.Annotations[machineconfigs.VersionAnnotation] != "v1.2.3" {
-		t.Errorf("WithVersion changed the original or made no difference")
+}
+
+// What only says which build or controller wrote a MachineConfig is a difference of the build (Difference.Build),
+// which `preview` leaves out; another owner is not.
+func TestDifferencesOfTheBuildAreMarked(t *testing.T) {
+	desired := desiredWorker(t)
+	existing := desired.Object.DeepCopy()
+	existing.Annotations = map[string]string{machineconfigs.VersionAnnotation: "f1a2b3c"}
+	existing.OwnerReferences[0].Controller = nil
+	existing.Labels["machineconfiguration.openshift.io/role"] = "master"
+	have, err := machineconfigs.Decode(existing)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if none := a.WithVersion(""); len(none.Object.Annotations) != 0 {
-		t.Errorf("WithVersion(\"\") kept %v", none.Object.Annotations)
+	var build, other []string
+	for _, d := range machineconfigs.Differences(existing, have, desired) {
+		if d.Build {
+			build = append(build, d.Text)
+		} else {
+			other = append(other, d.Text)
+		}
+	}
+	if len(build) != 2 || !strings.HasPrefix(build[0], "annotation "+machineconfigs.VersionAnnotation) || !strings.HasPrefix(build[1], "owner reference") {
+		t.Errorf("differences of the build: %q, want the annotation and the controller flag", build)
+	}
+	if len(other) != 1 || !strings.HasPrefix(other[0], "label ") {
+		t.Errorf("other differences: %q, want the role label", other)
+	}
+	existing.OwnerReferences[0].UID = "old"
+	for _, d := range machineconfigs.Differences(existing, have, desired) {
+		if strings.HasPrefix(d.Text, "owner reference") && (d.Build || !strings.HasSuffix(d.Text, "missing")) {
+			t.Errorf("a reference to another Image: %+v, want a missing reference, not one of the build", d)
+		}
 	}
 }

@@ -104,18 +104,19 @@ func IsGenerated(obj any) bool {
 	return ok
 }
 
-// Ours reports whether mc, whose name is key's, was written by this controller, and may be deleted when no render
-// wants it: its role label names key's pool, it carries the version annotation (unless the output writes none,
-// Output.NoVersion), and, for an output whose objects control their MachineConfigs, a controller reference to an
-// object of the owner kind. A name alone never makes a
-// MachineConfig ours (MCO deletes every MachineConfig whose name contains generated-containerruntime, an admin's
-// included: a defect).
+// Ours reports whether mc, whose name is key's, was written by this controller (or by the controller it replaces),
+// and may be deleted when no render wants it: its role label names key's pool, and it carries a controller reference
+// to an object of the output's owner kind or, for an output older builds and MCO marked with the version annotation
+// alone (Output.OursByVersion), that annotation. A name alone never makes a MachineConfig ours (MCO deletes every
+// MachineConfig whose name contains generated-containerruntime, an admin's included: a defect), nor does a version
+// annotation on an output never recognised by it.
 func Ours(key Key, mc *mcfgv1.MachineConfig) bool {
 	if mc.Labels[mcfgv1.MachineConfigRoleLabelKey] != key.Pool {
 		return false
 	}
-	if _, ok := mc.Annotations[VersionAnnotation]; !ok && !key.Output.NoVersion {
-		return false
+	if key.Output.Owner.controls(mc.OwnerReferences) {
+		return true
 	}
-	return !key.Output.Owner.Controller || key.Output.Owner.controls(mc.OwnerReferences)
+	_, versioned := mc.Annotations[VersionAnnotation]
+	return versioned && key.Output.OursByVersion
 }

@@ -7,11 +7,16 @@ import (
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
 
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
-// VersionAnnotation records which controller build generated a MachineConfig.
+// VersionAnnotation is where MCO records which build of its controllers generated a MachineConfig. Its render
+// controller refuses to render a pool while one of the pool's MachineConfigs holds a value other than its own
+// build, so this project writes none, and drops one it finds on a MachineConfig it writes (written by an older
+// build of this project, or by MCO before a swap of controllers). An older build's annotation still makes a
+// MachineConfig ours (Output.OursByVersion).
 const VersionAnnotation = "machineconfiguration.openshift.io/generated-by-controller-version"
 
 // Desired is a MachineConfig as a render wants it: its key, the object it is rendered from, the files it writes
@@ -24,27 +29,23 @@ type Desired struct {
 	Owner *metav1.OwnerReference
 	// Files are what the MachineConfig writes, in its order.
 	Files nodefiles.Files
-	// Object is the MachineConfig to create or update: name, role label, version annotation, owner reference and
-	// spec.config (Encode of Files).
+	// Object is the MachineConfig to create or update: name, role label, controller reference and spec.config
+	// (Encode of Files).
 	Object *mcfgv1.MachineConfig
 }
 
-// NewDesired returns the MachineConfig of key (docs/semantics.md §3): the role label (the pool's name), the version
-// annotation (none for an output of Output.NoVersion), the owner reference when owner has a UID (an object read from a file at install time has none, and a
-// reference needs one) and raw, the Ignition config of files (Encode; MachineConfigs writing the same files share
-// one encoding).
-func NewDesired(key Key, files nodefiles.Files, raw []byte, owner *metav1.OwnerReference, version string) *Desired {
+// NewDesired returns the MachineConfig of key (docs/semantics.md §3): the role label (the pool's name), no
+// annotation (VersionAnnotation says why), the controller reference to owner when owner has a UID (an object read
+// from a file at install time has none, and a reference needs one) and raw, the Ignition config of files (Encode;
+// MachineConfigs writing the same files share one encoding).
+func NewDesired(key Key, files nodefiles.Files, raw []byte, owner *metav1.OwnerReference) *Desired {
 	mc := &mcfgv1.MachineConfig{
 		TypeMeta: metav1.TypeMeta{APIVersion: mcfgv1.SchemeGroupVersion.String(), Kind: "MachineConfig"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:        key.Name(),
-			Labels:      map[string]string{mcfgv1.MachineConfigRoleLabelKey: key.Pool},
-			Annotations: map[string]string{VersionAnnotation: version},
+			Name:   key.Name(),
+			Labels: map[string]string{mcfgv1.MachineConfigRoleLabelKey: key.Pool},
 		},
 		Spec: mcfgv1.MachineConfigSpec{Config: runtime.RawExtension{Raw: bytes.Clone(raw)}},
-	}
-	if key.Output.NoVersion {
-		mc.Annotations = nil
 	}
 	if owner != nil && owner.UID != "" {
 		mc.OwnerReferences = []metav1.OwnerReference{*owner}
@@ -52,27 +53,17 @@ func NewDesired(key Key, files nodefiles.Files, raw []byte, owner *metav1.OwnerR
 	return &Desired{Key: key, Owner: owner, Files: files, Object: mc}
 }
 
-// WithVersion returns a copy of d whose version annotation is version, or absent when version is "" (to compare
-// with a MachineConfig another build wrote, the annotation aside).
-func (d *Desired) WithVersion(version string) *Desired {
-	out := *d
-	out.Object = d.Object.DeepCopy()
-	if out.Object.Annotations == nil {
-		out.Object.Annotations = map[string]string{}
-	}
-	if version == "" {
-		delete(out.Object.Annotations, VersionAnnotation)
-	} else {
-		out.Object.Annotations[VersionAnnotation] = version
-	}
-	return &out
-}
-
 // Same reports whether d and o say the same: files, labels, annotations and owner references.
 func (d *Desired) Same(o *Desired) bool {
 	return d.Key == o.Key && slices.EqualFunc(d.Files, o.Files, nodefiles.File.Equal) &&
 		equalMaps(d.Object.Labels, o.Object.Labels) && equalMaps(d.Object.Annotations, o.Object.Annotations) &&
-		slices.Equal(d.Object.OwnerReferences, o.Object.OwnerReferences)
+		slices.EqualFunc(d.Object.OwnerReferences, o.Object.OwnerReferences, sameReference)
+}
+
+// sameReference reports whether two owner references say the same, their flags compared by value.
+func sameReference(a, b metav1.OwnerReference) bool {
+	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name && a.UID == b.UID &&
+		ptr.Equal(a.Controller, b.Controller) && ptr.Equal(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
 }
 
 func equalMaps(a, b map[string]string) bool {

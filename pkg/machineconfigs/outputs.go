@@ -51,15 +51,17 @@ type Output struct {
 	PerObject bool
 	// Pools says which pools get the output's MachineConfigs.
 	Pools PoolScope
-	// Owner is the kind of object the output's MachineConfigs are rendered from; a MachineConfig carries an owner
+	// Owner is the kind of object the output's MachineConfigs are rendered from; a MachineConfig carries a controller
 	// reference to its object once the object has a UID (read from a file at install time, it has none).
 	Owner OwnerKind
-	// NoVersion is true when the output's MachineConfigs carry no version annotation (VersionAnnotation). MCO's
-	// render controller refuses to render a pool while one of its MachineConfigs names in that annotation another
-	// build than MCO's own, and a MachineConfig MCO's container-runtime-config controller would write must carry
-	// MCO's build or nothing (docs/design.md, "The ContainerRuntimeConfig output"). Such an output's objects
-	// control their MachineConfigs (Owner.Controller): the controller reference says they are ours.
-	NoVersion bool
+	// OursByVersion is true for an output whose MachineConfigs older builds of this project wrote with the version
+	// annotation (VersionAnnotation, their build) and an owner reference that was no controller reference, as MCO
+	// writes them (with its build). Such a MachineConfig is still ours (Ours), so that the first sync after an
+	// upgrade or a swap of controllers takes it over: a metadata-only update drops the annotation and makes the
+	// reference a controller reference, and no node rolls. No output writes the annotation any more: MCO's render
+	// controller refuses to render a pool while one of its MachineConfigs names another build than MCO's own
+	// there (docs/semantics.md §3.1).
+	OursByVersion bool
 }
 
 // PoolScope says which pools get an output's MachineConfigs.
@@ -74,23 +76,25 @@ const (
 	OnSelectedPools
 )
 
-// OwnerKind is the kind of object an output's MachineConfigs are rendered from.
+// OwnerKind is the kind of object an output's MachineConfigs are rendered from. The object controls them: each
+// MachineConfig written carries a controller reference to it, and that reference says the MachineConfig is ours
+// (Ours), as no version annotation does any more; an admin may name a MachineConfig alike, and a name alone never
+// makes it ours.
 type OwnerKind struct {
 	// APIVersion and Kind are the owner reference's, e.g. "config.openshift.io/v1" and "Image".
 	APIVersion, Kind string
-	// Controller is true when the object controls its MachineConfigs (a controller owner reference, as MCO sets
-	// for ContainerRuntimeConfig). Then an existing MachineConfig is ours only with a controller reference to an
-	// object of this kind: an admin may name a MachineConfig alike, and a name alone never makes it ours.
-	Controller bool
+	// BlockOwnerDeletion is set on the reference when the object's deletion waits for its MachineConfigs, as MCO's
+	// ContainerRuntimeConfig references do (the controller then needs update on the kind's finalizers
+	// subresource). The Image and the CRIOCredentialProviderConfig are singletons whose MachineConfigs the
+	// controller deletes itself: their references block nothing.
+	BlockOwnerDeletion bool
 }
 
-// Reference returns the owner reference to the object name with uid, of this kind: a controller reference, which
-// blocks the owner's deletion until garbage collection removed the MachineConfig, when the kind controls its
-// MachineConfigs.
+// Reference returns the controller reference to the object name with uid, of this kind.
 func (k OwnerKind) Reference(name string, uid types.UID) *metav1.OwnerReference {
-	ref := &metav1.OwnerReference{APIVersion: k.APIVersion, Kind: k.Kind, Name: name, UID: uid}
-	if k.Controller {
-		ref.Controller, ref.BlockOwnerDeletion = ptr.To(true), ptr.To(true)
+	ref := &metav1.OwnerReference{APIVersion: k.APIVersion, Kind: k.Kind, Name: name, UID: uid, Controller: ptr.To(true)}
+	if k.BlockOwnerDeletion {
+		ref.BlockOwnerDeletion = ptr.To(true)
 	}
 	return ref
 }
@@ -129,8 +133,9 @@ var (
 			{Path: nodefiles.NamespacePolicyDir, Dir: true},
 			{Path: nodefiles.SearchRegistries},
 		},
-		Pools: OnBuiltInPools,
-		Owner: OwnerKind{APIVersion: configGroupVersion, Kind: "Image"},
+		Pools:         OnBuiltInPools,
+		Owner:         OwnerKind{APIVersion: configGroupVersion, Kind: "Image"},
+		OursByVersion: true,
 	}
 	// CredentialProviders is 97-<pool>-generated-credentialproviderconfig: the kubelet's credential provider
 	// configuration for the platform, extended by CRI-O's crio-credential-provider, and on platforms without a cloud
@@ -141,8 +146,9 @@ var (
 			{Path: nodefiles.CredentialProviderDir, Dir: true},
 			{Path: nodefiles.KubeletCredentialProviderDropIn},
 		},
-		Pools: OnBuiltInPools,
-		Owner: OwnerKind{APIVersion: configGroupVersion, Kind: "CRIOCredentialProviderConfig"},
+		Pools:         OnBuiltInPools,
+		Owner:         OwnerKind{APIVersion: configGroupVersion, Kind: "CRIOCredentialProviderConfig"},
+		OursByVersion: true,
 	}
 )
 
@@ -164,8 +170,7 @@ var ContainerRuntime = &Output{
 	},
 	PerObject: true,
 	Pools:     OnSelectedPools,
-	Owner:     OwnerKind{APIVersion: machineConfigurationGroupVersion, Kind: "ContainerRuntimeConfig", Controller: true},
-	NoVersion: true,
+	Owner:     OwnerKind{APIVersion: machineConfigurationGroupVersion, Kind: "ContainerRuntimeConfig", BlockOwnerDeletion: true},
 }
 
 // Outputs lists every output, in the order the controller writes them.

@@ -105,7 +105,7 @@ func TestBuiltInPools(t *testing.T) {
 var perObject = &machineconfigs.Output{
 	ID: "containerruntime", Prefix: "99", PerObject: true, Pools: machineconfigs.OnSelectedPools,
 	Paths: []machineconfigs.Path{{Path: "/etc/containers/storage.conf"}, {Path: "/etc/crio/crio.conf.d", Dir: true}},
-	Owner: machineconfigs.OwnerKind{APIVersion: "machineconfiguration.openshift.io/v1", Kind: "ContainerRuntimeConfig", Controller: true},
+	Owner: machineconfigs.OwnerKind{APIVersion: "machineconfiguration.openshift.io/v1", Kind: "ContainerRuntimeConfig", BlockOwnerDeletion: true},
 }
 
 func TestAPerObjectOutputNamesEachObjectsMachineConfigWithItsSuffix(t *testing.T) {

@@ -38,10 +38,10 @@ func (a Action) Reason() string { return strings.Join(Strings(a.Reasons), "; ") 
 
 // PlanOptions change how Plan compares.
 type PlanOptions struct {
-	// AnyVersion compares each desired MachineConfig as if it carried the version annotation of the existing one:
-	// the annotation says which build wrote a MachineConfig, not what it says (preview and migrate-icsp run another
-	// build than the controller).
-	AnyVersion bool
+	// AnyBuild leaves out the differences that only say which build or controller wrote a MachineConfig
+	// (Difference.Build: a version annotation, an owner reference that is no controller reference): `preview` runs
+	// another build than the controller, which may still write them, and they change nothing on a node.
+	AnyBuild bool
 }
 
 // missingReason is the reason of every Create.
@@ -51,10 +51,10 @@ const missingReason = "missing"
 // the set's outputs are never touched), hold exactly the desired set, decoding existing ones with configs:
 //   - Create each desired MachineConfig that does not exist;
 //   - Update each that exists and differs in meaning (Differences), never one that only differs in bytes;
-//   - Delete each MachineConfig of a Written or Removed output that is ours (Ours: name, role label, version
-//     annotation and, for an output whose objects control their MachineConfigs, a controller reference) and not
-//     desired, at once: garbage collection would not, while its owner (e.g. the Image "cluster") stays. An
-//     Unmanaged output's are left alone, and so is every MachineConfig another writer named alike.
+//   - Delete each MachineConfig of a Written or Removed output that is ours (Ours: name, role label and a controller
+//     reference to an object of the output's owner kind, or an older build's version annotation) and not desired,
+//     at once: garbage collection would not, while its owner (e.g. the Image "cluster") stays. An Unmanaged
+//     output's are left alone, and so is every MachineConfig another writer named alike.
 //
 // Creates and updates come in the set's order (Key order), then deletes by name. The plan is pure: the controller
 // carries it out, `preview` prints it and `migrate-icsp` proves a migration neutral by its being empty.
@@ -72,11 +72,11 @@ func Plan(existing []*mcfgv1.MachineConfig, configs Configs, desired *Set, opts 
 			actions = append(actions, Action{Op: Create, Key: want.Key, Want: want, Reasons: []Difference{{Text: missingReason}}})
 			continue
 		}
-		compared := want
-		if opts.AnyVersion {
-			compared = want.WithVersion(have.Annotations[VersionAnnotation])
+		diffs := DifferencesOf(have, configs, want)
+		if opts.AnyBuild {
+			diffs = slices.DeleteFunc(diffs, func(d Difference) bool { return d.Build })
 		}
-		if diffs := DifferencesOf(have, configs, compared); len(diffs) > 0 {
+		if len(diffs) > 0 {
 			actions = append(actions, Action{Op: Update, Key: want.Key, Have: have, Want: want, Reasons: diffs})
 		}
 	}

@@ -20,7 +20,7 @@ var (
 	provider  = fixtures.File("/etc/kubernetes/credential-providers/generic-credential-provider.yaml", "kind: CredentialProviderConfig\n")
 )
 
-// want returns the desired MachineConfig of key writing files, as a render of version "v1" wants it: owned by a
+// want returns the desired MachineConfig of key writing files, as a render wants it: controlled by a
 // ContainerRuntimeConfig named after the suffix for the per-object output, by the Image "cluster" otherwise.
 func want(t *testing.T, key machineconfigs.Key, files ...nodefiles.File) *machineconfigs.Desired {
 	t.Helper()
@@ -33,7 +33,7 @@ func want(t *testing.T, key machineconfigs.Key, files ...nodefiles.File) *machin
 		name := []string{"a", "b", "c"}[min(key.Suffix, 2)]
 		owner = key.Output.Owner.Reference(name, types.UID("uid-"+name))
 	}
-	return machineconfigs.NewDesired(key, files, raw, owner, "v1")
+	return machineconfigs.NewDesired(key, files, raw, owner)
 }
 
 // held returns the object of d as the API server holds it after the controller wrote it.
@@ -43,14 +43,19 @@ func held(d *machineconfigs.Desired) *mcfgv1.MachineConfig {
 	return mc
 }
 
-// withoutOwners, withoutVersion and withRole change a MachineConfig as an admin's differs from ours.
+// withoutOwners and withRole change a MachineConfig as an admin's differs from ours.
 func withoutOwners(mc *mcfgv1.MachineConfig) *mcfgv1.MachineConfig {
 	mc.OwnerReferences = nil
 	return mc
 }
 
-func withoutVersion(mc *mcfgv1.MachineConfig) *mcfgv1.MachineConfig {
-	delete(mc.Annotations, machineconfigs.VersionAnnotation)
+// writtenBy changes a MachineConfig as an older build of this project or MCO wrote it: the writer's build in the
+// version annotation, and a plain owner reference (no controller, no blockOwnerDeletion).
+func writtenBy(mc *mcfgv1.MachineConfig, build string) *mcfgv1.MachineConfig {
+	mc.Annotations = map[string]string{machineconfigs.VersionAnnotation: build}
+	for i := range mc.OwnerReferences {
+		mc.OwnerReferences[i].Controller, mc.OwnerReferences[i].BlockOwnerDeletion = nil, nil
+	}
 	return mc
 }
 
@@ -116,20 +121,38 @@ func TestPlan(t *testing.T) {
 		desired: func(t *testing.T) *machineconfigs.Set { return set(nil, want(t, registries("worker"), conf)) },
 		want:    []string{"update 99-worker-generated-registries: file /etc/containers/registries.conf: contents differ"},
 	}, {
-		name: "a MachineConfig another build wrote is updated for its version annotation",
+		name: "a MachineConfig an older build wrote is updated, metadata alone: its version annotation dropped, its reference a controller's",
 		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{held(want(t, registries("worker"), conf).WithVersion("v0"))}
+			return []*mcfgv1.MachineConfig{writtenBy(held(want(t, registries("worker"), conf)), "v0.9.0")}
 		},
 		desired: func(t *testing.T) *machineconfigs.Set { return set(nil, want(t, registries("worker"), conf)) },
 		want: []string{`update 99-worker-generated-registries: annotation machineconfiguration.openshift.io/generated-by-controller-version: ` +
-			`have "v0", want "v1"`},
+			`have "v0.9.0", want none (MCO's render controller refuses another build's); owner reference to Image cluster (uid uid-cluster): not a controller reference`},
 	}, {
-		name: "but not when any version will do, as for preview and migrate-icsp",
+		name: "MCO's, its build in the annotation, is taken over alike, a credential providers one too",
 		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{held(want(t, registries("worker"), conf).WithVersion("v0"))}
+			return []*mcfgv1.MachineConfig{writtenBy(held(want(t, providers("worker"), provider)), "f1a2b3c")}
+		},
+		desired: func(t *testing.T) *machineconfigs.Set {
+			return set([]machineconfigs.OutputState{written(machineconfigs.CredentialProviders)}, want(t, providers("worker"), provider))
+		},
+		want: []string{`update 97-worker-generated-credentialproviderconfig: annotation machineconfiguration.openshift.io/generated-by-controller-version: ` +
+			`have "f1a2b3c", want none (MCO's render controller refuses another build's); owner reference to CRIOCredentialProviderConfig cluster (uid uid-cluster): not a controller reference`},
+	}, {
+		name: "but not when any build will do, as for preview, which runs another build than the controller",
+		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
+			return []*mcfgv1.MachineConfig{writtenBy(held(want(t, registries("worker"), conf)), "v0.9.0")}
 		},
 		desired: func(t *testing.T) *machineconfigs.Set { return set(nil, want(t, registries("worker"), conf)) },
-		opts:    machineconfigs.PlanOptions{AnyVersion: true},
+		opts:    machineconfigs.PlanOptions{AnyBuild: true},
+	}, {
+		name: "any build will do, but not any content",
+		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
+			return []*mcfgv1.MachineConfig{writtenBy(held(want(t, registries("worker"), otherConf)), "v0.9.0")}
+		},
+		desired: func(t *testing.T) *machineconfigs.Set { return set(nil, want(t, registries("worker"), conf)) },
+		opts:    machineconfigs.PlanOptions{AnyBuild: true},
+		want:    []string{"update 99-worker-generated-registries: file /etc/containers/registries.conf: contents differ"},
 	}, {
 		name: "a MachineConfig that does not decode is updated, the error its reason",
 		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
@@ -181,11 +204,27 @@ func TestPlan(t *testing.T) {
 		},
 		desired: func(t *testing.T) *machineconfigs.Set { return set([]machineconfigs.OutputState{written(perObject)}) },
 	}, {
-		name: "an admin's MachineConfig named like ours without the version annotation is kept, its pool gone",
+		name: "an admin's MachineConfig named like ours, with neither owner reference nor version annotation, is kept, its pool gone",
 		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{withoutVersion(held(want(t, registries("arbiter"), conf)))}
+			return []*mcfgv1.MachineConfig{withoutOwners(held(want(t, registries("arbiter"), conf)))}
 		},
 		desired: func(t *testing.T) *machineconfigs.Set { return set(nil) },
+	}, {
+		name: "a version annotation does not make a per-object output's MachineConfig ours without the controller reference",
+		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
+			return []*mcfgv1.MachineConfig{writtenBy(withoutOwners(held(want(t, runtime("worker", 3), logLevel))), "f1a2b3c")}
+		},
+		desired: func(t *testing.T) *machineconfigs.Set { return set([]machineconfigs.OutputState{written(perObject)}) },
+	}, {
+		name: "an older build's MachineConfig of a pool that is gone is deleted, by its plain reference and annotation or by the annotation alone (install time)",
+		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
+			return []*mcfgv1.MachineConfig{writtenBy(held(want(t, registries("arbiter"), conf)), "v0.9.0"),
+				writtenBy(withoutOwners(held(want(t, providers("arbiter"), provider))), "v0.9.0")}
+		},
+		desired: func(t *testing.T) *machineconfigs.Set {
+			return set([]machineconfigs.OutputState{written(machineconfigs.CredentialProviders)})
+		},
+		want: []string{"delete 97-arbiter-generated-credentialproviderconfig: pool is gone", "delete 99-arbiter-generated-registries: pool is gone"},
 	}, {
 		name: "a MachineConfig named like ours whose role label names another pool is kept",
 		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
@@ -283,7 +322,7 @@ func TestAPlanCarriesWhatEachWriteNeeds(t *testing.T) {
 func TestContainerRuntimeMachineConfigsAreOursByTheirControllerReference(t *testing.T) {
 	key := machineconfigs.Key{Pool: "worker", Output: machineconfigs.ContainerRuntime, Suffix: 1}
 	owner := machineconfigs.ContainerRuntime.Owner.Reference("b", types.UID("uid-b"))
-	d := machineconfigs.NewDesired(key, nodefiles.Files{logLevel}, []byte(`{"ignition":{"version":"3.5.0"}}`), owner, "v1.2.3")
+	d := machineconfigs.NewDesired(key, nodefiles.Files{logLevel}, []byte(`{"ignition":{"version":"3.5.0"}}`), owner)
 	if len(d.Object.Annotations) != 0 {
 		t.Errorf("annotations %v, want none", d.Object.Annotations)
 	}
@@ -303,5 +342,41 @@ func TestContainerRuntimeMachineConfigsAreOursByTheirControllerReference(t *test
 	admins.OwnerReferences = nil
 	if machineconfigs.Ours(key, admins) {
 		t.Error("an admin's MachineConfig named alike, without the controller reference, is taken for ours")
+	}
+}
+
+// The registries and credential providers MachineConfigs carry no version annotation either, and a controller
+// reference to the Image or the CRIOCredentialProviderConfig, which blocks nothing (no blockOwnerDeletion: no
+// permission on the owner's finalizers needed). What older builds and MCO wrote, their build in the annotation and
+// a plain reference, is still ours; a MachineConfig named alike with neither is an admin's.
+func TestRegistriesAndCredentialProvidersMachineConfigsAreOursByTheirControllerReference(t *testing.T) {
+	for _, o := range []*machineconfigs.Output{machineconfigs.Registries, machineconfigs.CredentialProviders} {
+		key := machineconfigs.Key{Pool: "worker", Output: o}
+		d := machineconfigs.NewDesired(key, nodefiles.Files{conf}, []byte(`{"ignition":{"version":"3.5.0"}}`), o.Owner.Reference("cluster", "uid-cluster"))
+		if len(d.Object.Annotations) != 0 {
+			t.Errorf("%s: annotations %v, want none", o, d.Object.Annotations)
+		}
+		if refs := d.Object.OwnerReferences; len(refs) != 1 || !ptr.Deref(refs[0].Controller, false) || refs[0].BlockOwnerDeletion != nil {
+			t.Errorf("%s: owners %+v, want one controller reference blocking nothing", o, refs)
+		}
+		if !machineconfigs.Ours(key, d.Object) {
+			t.Errorf("%s: not ours", o)
+		}
+		for _, build := range []string{"v0.9.0", "f1a2b3c", ""} {
+			if old := writtenBy(d.Object.DeepCopy(), build); !machineconfigs.Ours(key, old) {
+				t.Errorf("%s: written by %q with a plain reference, not ours", o, build)
+			}
+			if installed := writtenBy(withoutOwners(d.Object.DeepCopy()), build); !machineconfigs.Ours(key, installed) {
+				t.Errorf("%s: written by %q at install time (no owner), not ours", o, build)
+			}
+		}
+		if admins := withoutOwners(d.Object.DeepCopy()); machineconfigs.Ours(key, admins) {
+			t.Errorf("%s: an admin's MachineConfig named alike, with neither reference nor annotation, is taken for ours", o)
+		}
+		plain := writtenBy(d.Object.DeepCopy(), "")
+		plain.Annotations = nil
+		if machineconfigs.Ours(key, plain) {
+			t.Errorf("%s: a plain reference alone is taken for ours", o)
+		}
 	}
 }

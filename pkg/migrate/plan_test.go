@@ -57,7 +57,7 @@ func TestEachPolicyGetsAnIDMSNamedAfterItUnlessTheNameIsSomeoneElses(t *testing.
 
 	checker := registriesconf.NewChecker()
 	defer checker.Close()
-	proof, err := migrate.Prove(in, plan, render.Options{Version: "test", Checker: checker})
+	proof, err := migrate.Prove(in, plan, render.Options{Checker: checker})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,9 +58,9 @@ type MachineConfigChange struct {
 func (p *Proof) Neutral() bool { return len(p.Changes) == 0 && len(p.Invalid) == 0 }
 
 // Prove renders in as it is and at each step of plan, and proves each step neutral with the controller's own plan
-// (machineconfigs.Plan, the version annotation aside): were today's MachineConfigs in the cluster, the step's would
-// need no write. It compares by meaning: the decoded contents, modes and attributes of every file, and the labels,
-// annotations and owner references the controller sets. Inputs that do not render today give the
+// (machineconfigs.Plan): were today's MachineConfigs in the cluster, the step's would need no write. It compares by
+// meaning: the decoded contents, modes and attributes of every file, and the labels and owner references the
+// controller sets. Inputs that do not render today give the
 // *inputs.InvalidError.
 func Prove(in *inputs.Inputs, plan *Plan, opts render.Options) (*Proof, error) {
 	today, err := render.Render(in, opts)
@@ -83,7 +83,7 @@ func Prove(in *inputs.Inputs, plan *Plan, opts render.Options) (*Proof, error) {
 		if err != nil {
 			return nil, fmt.Errorf("rendering the inputs %s: %w", step, err)
 		}
-		for _, a := range machineconfigs.Plan(existing, configs, &out.Set, machineconfigs.PlanOptions{AnyVersion: true}) {
+		for _, a := range machineconfigs.Plan(existing, configs, &out.Set, machineconfigs.PlanOptions{}) {
 			proof.Changes = append(proof.Changes, MachineConfigChange{Step: step, Key: a.Key, Lines: changeLines(a)})
 		}
 		if lines := poolFileChanges(&today.Set, &out.Set); len(lines) > 0 {

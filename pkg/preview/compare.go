@@ -94,13 +94,14 @@ func (p *Pool) Changed() bool {
 // Compare returns, for every pool in before (the built-in pools of the cluster now, machineconfigs.BuiltInPools),
 // in out (the render with the edits) or touched by the plan, sorted by name, each generated MachineConfig of the
 // outputs out manages (Written or Removed) now and after the edits: what machineconfigs.Plan, the controller's own
-// plan, would do with existing (the cluster's MachineConfigs, decoded with configs; nil decodes each), the version
-// annotation aside.
+// plan, would do with existing (the cluster's MachineConfigs, decoded with configs; nil decodes each), leaving out
+// what only says which build wrote them (machineconfigs.PlanOptions.AnyBuild: the controller running may be
+// another build than this command).
 func Compare(before []string, out *render.Output, existing []*mcfgv1.MachineConfig, configs machineconfigs.Configs) ([]Pool, error) {
 	if configs == nil {
 		configs = (*machineconfigs.Decoder)(nil)
 	}
-	actions := machineconfigs.Plan(existing, configs, &out.Set, machineconfigs.PlanOptions{AnyVersion: true})
+	actions := machineconfigs.Plan(existing, configs, &out.Set, machineconfigs.PlanOptions{AnyBuild: true})
 	byName := make(map[string]*mcfgv1.MachineConfig, len(existing))
 	for _, mc := range existing {
 		byName[mc.Name] = mc

@@ -107,11 +107,11 @@ func TestOverlayRefusesDeletionsOfWhatIsNotThereOrIsAlsoApplied(t *testing.T) {
 	}
 }
 
-func renderOf(t *testing.T, in *inputs.Inputs, version string) *render.Output {
+func renderOf(t *testing.T, in *inputs.Inputs) *render.Output {
 	t.Helper()
 	checker := registriesconf.NewChecker()
 	t.Cleanup(checker.Close)
-	out, err := render.Render(in, render.Options{Version: version, Checker: checker})
+	out, err := render.Render(in, render.Options{Checker: checker})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,23 +128,28 @@ func outcomes(pools []preview.Pool) string {
 	return strings.Join(out, " ")
 }
 
-// objects returns the MachineConfig objects of a render, as a cluster would hold them.
-func objects(ds []*machineconfigs.Desired) []*mcfgv1.MachineConfig {
+// objectsOfAnOlderBuild returns the MachineConfig objects of a render as a cluster would hold them had an older
+// build of the controller written them: its build in the version annotation, plain owner references.
+func objectsOfAnOlderBuild(ds []*machineconfigs.Desired, build string) []*mcfgv1.MachineConfig {
 	out := make([]*mcfgv1.MachineConfig, len(ds))
 	for i, d := range ds {
-		out[i] = d.Object
+		out[i] = d.Object.DeepCopy()
+		out[i].Annotations = map[string]string{machineconfigs.VersionAnnotation: build}
+		for j := range out[i].OwnerReferences {
+			out[i].OwnerReferences[j].Controller, out[i].OwnerReferences[j].BlockOwnerDeletion = nil, nil
+		}
 	}
 	return out
 }
 
 func TestCompareSaysWhatTheControllerWouldWritePerPool(t *testing.T) {
 	in := cluster()
-	// Written by another build of the controller: the version annotation alone is no reason to write.
-	now := renderOf(t, in, "4.20-other-build").MachineConfigs
-	existing := objects(now)
+	// Written by an older build of the controller: what only says which build wrote them (the version annotation,
+	// the plain owner reference) is no reason to write for preview, which may run another build than the controller.
+	existing := objectsOfAnOlderBuild(renderOf(t, in).MachineConfigs, "4.20-other-build")
 	names := machineconfigs.BuiltInPools(in.Pools)
 
-	pools, err := preview.Compare(names, renderOf(t, in, "dev"), existing, nil)
+	pools, err := preview.Compare(names, renderOf(t, in), existing, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +158,7 @@ func TestCompareSaysWhatTheControllerWouldWritePerPool(t *testing.T) {
 	}
 
 	in.ImageDigestMirrorSets = append(in.ImageDigestMirrorSets, fixtures.IDMS("team-b", fixtures.Mirror("quay.io/b", "m.local/b")))
-	pools, err = preview.Compare(names, renderOf(t, in, "dev"), existing, nil)
+	pools, err = preview.Compare(names, renderOf(t, in), existing, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +170,7 @@ func TestCompareSaysWhatTheControllerWouldWritePerPool(t *testing.T) {
 	}
 
 	in.Pools = []*mcfgv1.MachineConfigPool{fixtures.Pool("master", true), fixtures.Pool("arbiter", true)}
-	pools, err = preview.Compare(names, renderOf(t, in, "dev"), existing, nil)
+	pools, err = preview.Compare(names, renderOf(t, in), existing, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ func BenchmarkMerge(b *testing.B) {
 func BenchmarkMergeAndRender(b *testing.B) {
 	checker := registriesconf.NewChecker()
 	b.Cleanup(checker.Close)
-	opts := render.Options{Version: "bench", Checker: checker}
+	opts := render.Options{Checker: checker}
 	variants := map[*inputs.Inputs]*inputs.Inputs{}
 	alternate := 0
 	benchImpls(b, func(in *inputs.Inputs) error {
@@ -108,7 +108,7 @@ func BenchmarkMergeAndRender(b *testing.B) {
 		if alternate++; alternate%2 == 0 {
 			in = variants[in]
 		}
-		_, err := render.Render(in, render.Options{Version: "bench", Checker: noLoad{}})
+		_, err := render.Render(in, render.Options{Checker: noLoad{}})
 		return err
 	}})
 }

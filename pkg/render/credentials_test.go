@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	configv1 "github.com/openshift/api/config/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
@@ -59,9 +60,12 @@ func TestTheCredentialProvidersMachineConfigIsMCOs(t *testing.T) {
 		if mc.Labels["machineconfiguration.openshift.io/role"] != d.Key.Pool || len(mc.Labels) != 1 {
 			t.Errorf("%s: labels %v", mc.Name, mc.Labels)
 		}
+		if len(mc.Annotations) != 0 {
+			t.Errorf("%s: annotations %v, want none (MCO's render controller refuses another build's version)", mc.Name, mc.Annotations)
+		}
 		if o := mc.OwnerReferences; len(o) != 1 || o[0].Kind != "CRIOCredentialProviderConfig" || o[0].Name != "cluster" ||
-			o[0].APIVersion != "config.openshift.io/v1" || o[0].UID != "uid-cluster" || o[0].Controller != nil {
-			t.Errorf("%s: owner references %+v", mc.Name, o)
+			o[0].APIVersion != "config.openshift.io/v1" || o[0].UID != "uid-cluster" || !ptr.Deref(o[0].Controller, false) || o[0].BlockOwnerDeletion != nil {
+			t.Errorf("%s: owner references %+v, want the object as controller, blocking nothing", mc.Name, o)
 		}
 	}
 	want := "99-master-generated-registries 99-worker-generated-registries 97-master-generated-credentialproviderconfig 97-worker-generated-credentialproviderconfig"

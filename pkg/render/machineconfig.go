@@ -38,7 +38,7 @@ func written(o *machineconfigs.Output, pools []string, files nodefiles.Files, ow
 
 // machineConfigs returns the output's desired MachineConfigs (none unless Written): the Ignition config of each
 // group's files is encoded once for all its keys.
-func (r *outputRender) machineConfigs(version string) ([]*machineconfigs.Desired, error) {
+func (r *outputRender) machineConfigs() ([]*machineconfigs.Desired, error) {
 	if r.state.State != machineconfigs.Written {
 		return nil, nil
 	}
@@ -49,7 +49,7 @@ func (r *outputRender) machineConfigs(version string) ([]*machineconfigs.Desired
 			return nil, fmt.Errorf("output %s: %w", r.state.Output, err)
 		}
 		for _, key := range g.keys {
-			out = append(out, machineconfigs.NewDesired(key, g.files, raw, g.owner, version))
+			out = append(out, machineconfigs.NewDesired(key, g.files, raw, g.owner))
 		}
 	}
 	return out, nil

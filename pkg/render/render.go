@@ -30,8 +30,6 @@ type Checker interface {
 
 // Options are what a render needs besides the inputs.
 type Options struct {
-	// Version is written into the generated-by-controller-version annotation.
-	Version string
 	// Checker loads the rendered files back (registriesconf.NewChecker()); required.
 	Checker Checker
 	// InstallTime renders as MCO's bootstrap does, before the cluster exists (`render`): a ContainerRuntimeConfig's
@@ -124,7 +122,7 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 	// takes about as long as the load alone.
 	checked := make(chan error, 1)
 	go func() { checked <- check(opts.Checker, files, merge) }()
-	err = out.encode(outputs, opts.Version)
+	err = out.encode(outputs)
 	if checkErr := <-checked; checkErr != nil {
 		return nil, checkErr
 	}
@@ -144,9 +142,9 @@ func Render(in *inputs.Inputs, opts Options) (*Output, error) {
 
 // encode builds the desired set of outputs: what the render wants of each, and every MachineConfig of the written
 // ones, in key order.
-func (out *Output) encode(outputs []outputRender, version string) error {
+func (out *Output) encode(outputs []outputRender) error {
 	for i := range outputs {
-		mcs, err := outputs[i].machineConfigs(version)
+		mcs, err := outputs[i].machineConfigs()
 		if err != nil {
 			return err
 		}

@@ -90,7 +90,7 @@ func lookupIn(configs []*mcfgv1.MachineConfig) rollout.Lookup {
 
 // desiredOn returns the render's registries MachineConfig of pool writing files.
 func desiredOn(pool string, files nodefiles.Files) []*machineconfigs.Desired {
-	return []*machineconfigs.Desired{machineconfigs.NewDesired(machineconfigs.Key{Pool: pool, Output: machineconfigs.Registries}, files, nil, nil, "test")}
+	return []*machineconfigs.Desired{machineconfigs.NewDesired(machineconfigs.Key{Pool: pool, Output: machineconfigs.Registries}, files, nil, nil)}
 }
 
 func TestJudge(t *testing.T) {

@@ -66,7 +66,7 @@ func expected(t *testing.T, objs ...*configv1.ImageDigestMirrorSet) files {
 		ClusterVersion:        fixtures.ClusterVersion(fixtures.ReleaseImage),
 		Pools:                 []*mcfgv1.MachineConfigPool{fixtures.Pool(framework.PoolMaster, true), fixtures.Pool(framework.PoolWorker, true)},
 	}
-	out, err := render.Render(in, render.Options{Version: "test", Checker: registriesconf.NewChecker()})
+	out, err := render.Render(in, render.Options{Checker: registriesconf.NewChecker()})
 	if err != nil {
 		t.Fatal(err)
 	}

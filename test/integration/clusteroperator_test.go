@@ -30,7 +30,7 @@ const (
 
 // operatorConfig is the controller's configuration with a short grace period for the ClusterOperator.
 func operatorConfig(grace time.Duration) controller.Config {
-	return controller.Config{SettleDelay: fastSettle, Version: "test", ClusterOperator: controller.ClusterOperatorConfig{
+	return controller.Config{SettleDelay: fastSettle, ClusterOperator: controller.ClusterOperatorConfig{
 		ReleaseVersion: testReleaseVersion, Namespace: controllerNamespace, GracePeriod: grace,
 	}}
 }

@@ -263,8 +263,10 @@ func TestInvalidInputIsReportedOnTheObjectAndWritesNothing(t *testing.T) {
 
 func TestPoolsGetMachineConfigsAndLoseThemWhenRemoved(t *testing.T) {
 	cp.Reset(t)
-	// With a CRIOCredentialProviderConfig, each built-in pool has both outputs: both go with the pool.
-	apply(t, fixtures.CRIOCredentialProviderConfig("example.com"))
+	// With a CRIOCredentialProviderConfig, each built-in pool has both outputs: both go with the pool. The Image
+	// "cluster", which every cluster has, controls the registries MachineConfigs: that reference says they are ours
+	// (without it, they would be taken for an admin's and left alone).
+	apply(t, fixtures.Image(), fixtures.CRIOCredentialProviderConfig("example.com"))
 	ctrl := startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	ctx := context.Background()
 	mcs := cp.MachineConfig.MachineconfigurationV1().MachineConfigs()

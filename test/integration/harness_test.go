@@ -44,7 +44,7 @@ type running struct {
 // REST config (e.g. impersonating the ServiceAccount) and settle delay. It stops with the test.
 func startInProcess(t testing.TB, cfg *rest.Config, settle, resync time.Duration) *running {
 	t.Helper()
-	return startInProcessWith(t, cfg, controller.Config{SettleDelay: settle, Version: "test"}, resync)
+	return startInProcessWith(t, cfg, controller.Config{SettleDelay: settle}, resync)
 }
 
 // startInProcessWith is startInProcess with the whole configuration of the controller.

@@ -39,8 +39,9 @@ type Options struct {
 	// StepDelay is how long one rollout step takes: a machine's drain, update and reboot. Zero means
 	// DefaultStepDelay. SetStepDelay changes it while the simulator runs.
 	StepDelay time.Duration
-	// ControllerVersion is written into the generated-by-controller-version annotation of the rendered
-	// configs. Empty means DefaultControllerVersion.
+	// ControllerVersion is the simulated MCO's build: written into the generated-by-controller-version
+	// annotation of the rendered configs, and the only non-empty value of that annotation a pool's
+	// MachineConfigs may carry (another makes the pool RenderDegraded). Empty means DefaultControllerVersion.
 	ControllerVersion string
 	// NoBaseConfigs leaves out the MachineConfig 00-<pool> the simulator otherwise creates for each built-in
 	// pool (labelled machineconfiguration.openshift.io/mco-built-in), standing in for the configs MCO's

@@ -280,7 +280,7 @@ func renderScenario(t *testing.T, manifests string) *explain.Rendered {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := explain.RenderPool(&objs.Inputs, render.Options{Version: "e2e", Checker: registriesconf.NewChecker()})
+	r, err := explain.RenderPool(&objs.Inputs, render.Options{Checker: registriesconf.NewChecker()})
 	if err != nil {
 		t.Fatal(err)
 	}
