@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 )
 
@@ -86,5 +88,28 @@ func TestCheckerLoadsEachDistinctSetOfFilesOnce(t *testing.T) {
 	}
 	if _, err := c.Check(a); err != nil || c.loads != 4 {
 		t.Errorf("a rejected set does not replace the last accepted one (loads %d, want 4): %v", c.loads, err)
+	}
+}
+
+// After a check, containers/image's process-wide cache holds the node's base file for the Checker's path, not the
+// configuration checked (which at scale is megabytes kept for nothing until the next check).
+func TestCheckerLeavesNoCopyOfTheCheckedConfigurationInTheLibrarysCache(t *testing.T) {
+	c := NewChecker()
+	defer c.Close()
+	if n, err := c.Check(nodefiles.Files{{Path: nodefiles.RegistriesConf, Data: []byte(twoEntries)}}); err != nil || n != 2 {
+		t.Fatalf("Check: %d entries, %v; want 2", n, err)
+	}
+	cached, err := sysregistriesv2.GetRegistries(c.sys) // answered from the library's cache for that path
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range cached {
+		if r.Location == "quay.io/a" || r.Location == "quay.io/b" {
+			t.Errorf("the library's cache still holds the checked configuration's entry %s", r.Location)
+		}
+	}
+	// The next check of the same files is answered from the Checker's memory of them, and a change is loaded.
+	if n, err := c.Check(nodefiles.Files{{Path: nodefiles.RegistriesConf, Data: []byte(twoEntries + "\n[[registry]]\n  location = \"quay.io/c\"\n")}}); err != nil || n != 3 {
+		t.Errorf("Check of a changed file: %d entries, %v; want 3", n, err)
 	}
 }
