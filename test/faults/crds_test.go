@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/openshift/registries-controller/test/framework"
 )
@@ -44,13 +46,36 @@ func TestAControllerStartedWithoutACRDNamesItWaitsAndProceedsOnceItIsInstalled(t
 			create(t, base)
 
 			cp.RunKubectl(t, "delete", "clusteroperator", operatorName, "--ignore-not-found")
-			c := framework.StartTestController(t, "controller", cp.KubeconfigPath, "--status-grace-period=2s")
+			// No leader election: a Lease left by this test's controller of an earlier run (-count) would keep this
+			// one from acting, and from reporting on its ClusterOperator, until the Lease expired.
+			c := framework.StartTestController(t, "controller", cp.KubeconfigPath, "--status-grace-period=2s", "--leader-elect=false")
 			missing := fmt.Sprintf("%s (%s/v1)", tc.kind, tc.resource)
+			// The controller keeps waiting: no exit, no write. It works meanwhile: past the grace period, which began
+			// with it, its ClusterOperator says that it is not available, naming the kind (checked again below).
+			reported := framework.Witness{What: "ClusterOperator reports naming the missing kind", Need: 1, Count: func() float64 {
+				co, err := cp.Config.ConfigV1().ClusterOperators().Get(context.Background(), operatorName, metav1.GetOptions{})
+				if err != nil {
+					return 0
+				}
+				c := framework.OperatorCondition(co, configv1.OperatorAvailable)
+				if c.Status == configv1.ConditionFalse && strings.Contains(c.Message, missing) {
+					return 1
+				}
+				return 0
+			}}
+			framework.Quiet(t, 5*time.Second, "an exit or a MachineConfig written while a CRD is missing", reported, func() (bool, string) {
+				select {
+				case <-c.Exited():
+					return true, fmt.Sprintf("exited: %v", c.Err())
+				default:
+				}
+				got, _ := current(t)
+				return len(got) != 0, fmt.Sprint(len(got), " MachineConfigs")
+			})
 			framework.Eventually(t, 30*time.Second, "/readyz to name the missing kind", func() (bool, string) {
 				code, body := c.Get("/readyz")
 				return code == http.StatusServiceUnavailable && strings.Contains(body, missing), fmt.Sprint(code, " ", body)
 			})
-			time.Sleep(5 * time.Second) // the controller keeps waiting: no exit, no retries in the log
 			select {
 			case <-c.Exited():
 				t.Fatalf("the controller exited: %v", c.Err())
