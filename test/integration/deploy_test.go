@@ -62,7 +62,9 @@ func TestManifestsApplyAndTheClusterRoleIsEnoughAndNoMore(t *testing.T) {
 	// The controller's own sync, run with the ServiceAccount's identity, does its whole job.
 	sa := rest.CopyConfig(cp.RESTConfig)
 	sa.Impersonate = rest.ImpersonationConfig{UserName: serviceAccount, Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + controllerNamespace, "system:authenticated"}}
-	apply(t, fixtures.ICSP("rbac", fixtures.Mirror("quay.io/rbac", "https://m.local/rbac")))
+	// The Image "cluster" (always present in a cluster) owns the registries MachineConfigs: the controller
+	// recognises its own by that controller reference, and deletes the arbiter pool's below by it.
+	apply(t, fixtures.Image(), fixtures.ICSP("rbac", fixtures.Mirror("quay.io/rbac", "https://m.local/rbac")))
 	startInProcess(t, sa, fastSettle, 0)
 	framework.Eventually(t, 10*time.Second, "the invalid-input event, recorded as the ServiceAccount", func() (bool, string) {
 		evs := events(t, "rbac", "InvalidMirrorConfiguration")
