@@ -208,12 +208,7 @@ spec: {matchImages: [quay.io]}
 
 func TestRenderBudgetsThePoolsRenderedMachineConfig(t *testing.T) {
 	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: team}\nspec:\n  imageDigestMirrors:\n")
-	for i := range 2600 {
-		fmt.Fprintf(&b, "  - source: registry.example.com/team/app-%05d\n    mirrors: [mirror-one.example.net/team/app-%05d, mirror-two.example.net/team/app-%05d]\n", i, i, i)
-	}
-	writeFile(t, filepath.Join(dir, "in", "idms.yaml"), b.String())
+	writeTeamIDMS(t, filepath.Join(dir, "in", "idms.yaml"), 2600)
 
 	// 2,600 sources: a MachineConfig of about 1.07 MB, which fits etcd, and the rendered one with the largest
 	// default base is over 80%.
@@ -235,12 +230,7 @@ func TestRenderBudgetsThePoolsRenderedMachineConfig(t *testing.T) {
 
 func TestRenderBudgetsACustomPoolAsMCOMergesIt(t *testing.T) {
 	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: team}\nspec:\n  imageDigestMirrors:\n")
-	for i := range 2300 {
-		fmt.Fprintf(&b, "  - source: registry.example.com/team/app-%05d\n    mirrors: [mirror-one.example.net/team/app-%05d, mirror-two.example.net/team/app-%05d]\n", i, i, i)
-	}
-	writeFile(t, filepath.Join(dir, "in", "idms.yaml"), b.String())
+	writeTeamIDMS(t, filepath.Join(dir, "in", "idms.yaml"), 2300)
 	pools, err := os.ReadFile("../../examples/containerruntime/pools.yaml") // master, worker and infra (role in (worker, infra))
 	if err != nil {
 		t.Fatal(err)
@@ -312,4 +302,15 @@ func TestMarshalYAMLIsSigsYAML(t *testing.T) {
 			t.Errorf("object %d: marshalYAML wrote\n%.2000s\nsigs.k8s.io/yaml\n%.2000s", i, got, want)
 		}
 	}
+}
+
+// writeTeamIDMS writes an ImageDigestMirrorSet "team" of n distinct sources with two mirrors each to path.
+func writeTeamIDMS(t *testing.T, path string, n int) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: team}\nspec:\n  imageDigestMirrors:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  - source: registry.example.com/team/app-%05d\n    mirrors: [mirror-one.example.net/team/app-%05d, mirror-two.example.net/team/app-%05d]\n", i, i, i)
+	}
+	writeFile(t, path, b.String())
 }
