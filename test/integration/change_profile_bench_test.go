@@ -67,12 +67,7 @@ func BenchmarkOneChangeAtScaleInProcess(b *testing.B) {
 			}
 		}()
 	}
-	latencies := changeOneObject(b, set)
-	median, p95 := latencies[len(latencies)/2], latencies[len(latencies)*95/100]
-	b.ReportMetric(float64((median - scaleSettleDelay).Milliseconds()), "change-minus-settle-ms")
-	b.ReportMetric(float64((p95 - scaleSettleDelay).Milliseconds()), "change-p95-minus-settle-ms")
-	b.Logf("one object changed at %d objects, %d times, controller in process: median %s, p95 %s (settle delay %s included)",
-		n, len(latencies), median.Round(time.Millisecond), p95.Round(time.Millisecond), scaleSettleDelay)
+	reportChangeLatency(b, n, changeOneObject(b, set), ", controller in process")
 }
 
 // waitWorkerFinal waits, for five minutes at most, until the worker MachineConfig's registries.conf satisfies final.

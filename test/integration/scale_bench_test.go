@@ -122,12 +122,7 @@ func BenchmarkScaleBurst(b *testing.B) {
 				b.ReportMetric(cpu, "idle-cpu-s")
 				b.Logf("idle %s at %d objects: %d requests (%s), %.2f CPU s", scaleIdle, n, idle.total, idle, cpu)
 
-				latencies := changeOneObject(b, set)
-				median, p95 := latencies[len(latencies)/2], latencies[len(latencies)*95/100]
-				b.ReportMetric(float64((median - scaleSettleDelay).Milliseconds()), "change-minus-settle-ms")
-				b.ReportMetric(float64((p95 - scaleSettleDelay).Milliseconds()), "change-p95-minus-settle-ms")
-				b.Logf("one object changed at %d objects, %d times: median %s, p95 %s (settle delay %s included)",
-					n, len(latencies), median.Round(time.Millisecond), p95.Round(time.Millisecond), scaleSettleDelay)
+				reportChangeLatency(b, n, changeOneObject(b, set), "")
 			}
 
 			gone := measureBurst(b, p, proxy, writes, func() { cp.RunKubectl(b, "delete", "-f", dir, "--wait=false") }, expectNoSources)
@@ -645,4 +640,15 @@ func scrapeAll(b *testing.B, url string) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// reportChangeLatency reports the median and p95 of changeOneObject's sorted latencies at n objects, less the settle
+// delay; how is added to the log line after the count.
+func reportChangeLatency(b *testing.B, n int, latencies []time.Duration, how string) {
+	b.Helper()
+	median, p95 := latencies[len(latencies)/2], latencies[len(latencies)*95/100]
+	b.ReportMetric(float64((median - scaleSettleDelay).Milliseconds()), "change-minus-settle-ms")
+	b.ReportMetric(float64((p95 - scaleSettleDelay).Milliseconds()), "change-p95-minus-settle-ms")
+	b.Logf("one object changed at %d objects, %d times%s: median %s, p95 %s (settle delay %s included)",
+		n, len(latencies), how, median.Round(time.Millisecond), p95.Round(time.Millisecond), scaleSettleDelay)
 }
