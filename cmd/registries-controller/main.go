@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openshift/registries-controller/pkg/initgc"
 	"github.com/openshift/registries-controller/pkg/version"
 )
 
@@ -35,5 +36,6 @@ func newRootCommand() *cobra.Command {
 }
 
 func main() {
+	initgc.Restore()
 	os.Exit(exitStatus(newRootCommand().Execute(), os.Stderr))
 }

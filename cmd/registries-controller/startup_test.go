@@ -68,7 +68,7 @@ func TestPackageInitialisationAllocatesWithinItsBound(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	cmd := exec.Command(bin, "--version")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1,gctrace=1", "GOGC=")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
@@ -82,6 +82,19 @@ func TestPackageInitialisationAllocatesWithinItsBound(t *testing.T) {
 	if allocs > maxInitAllocs || bytesAllocated > maxInitBytes {
 		t.Errorf("package initialisation allocates %d times and %d bytes, over the bounds %d and %d: see `GODEBUG=inittrace=1 registries-controller --version 2>&1 | sort -k10 -n`",
 			allocs, bytesAllocated, maxInitAllocs, maxInitBytes)
+	}
+	// pkg/initgc holds the collector off until main: no collection before the last package's init line.
+	lines := strings.Split(stderr.String(), "\n")
+	lastInit := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "init ") {
+			lastInit = i
+		}
+	}
+	for _, l := range lines[:lastInit+1] {
+		if strings.HasPrefix(l, "gc ") {
+			t.Errorf("the garbage collector ran while packages initialised (pkg/initgc was initialised too late, or not imported): %s", l)
+		}
 	}
 }
 
