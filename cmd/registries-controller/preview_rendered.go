@@ -36,7 +36,7 @@ func measureRendered(out *render.Output, pools []*mcfgv1.MachineConfigPool, exis
 	}
 	actions := machineconfigs.Plan(ours, decoder, &out.Set, machineconfigs.PlanOptions{})
 	pools = slices.SortedFunc(slices.Values(pools), func(a, b *mcfgv1.MachineConfigPool) int { return strings.Compare(a.Name, b.Name) })
-	all, errs := renderedconfig.MeasurePools(pools, existing, actions, nil)
+	all, errs := renderedconfig.MeasurePools(pools, existing, actions, renderedconfig.NewCache())
 	var b renderedBudget
 	for i, err := range errs {
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	"github.com/spf13/cobra"
@@ -103,7 +104,16 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 	// is reported at once: the CRDs' (objs.Refused), then the project's own checks on what passes them.
 	out, err := render.Render(&objs.Inputs, render.Options{Checker: checker, InstallTime: true})
 	var rendered []renderedconfig.Size
+	var yamls [][]byte
+	var yamlErrs []error
+	var encoding sync.WaitGroup
 	if err == nil {
+		// Each MachineConfig's YAML is written while the budget is measured, each on its own goroutine: a
+		// megabyte each for the registries MachineConfigs, thrown away if the budget refuses them.
+		yamls, yamlErrs = make([][]byte, len(out.MachineConfigs)), make([]error, len(out.MachineConfigs))
+		for i, mc := range out.MachineConfigs {
+			encoding.Go(func() { yamls[i], yamlErrs[i] = machineConfigYAML(mc.Object) })
+		}
 		// The pools' rendered MachineConfigs must fit too (docs/semantics.md §3.6).
 		if rendered, err = out.EstimateRendered(o.renderedBaseBytes, objs.Pools, objs.MachineConfigs); err == nil {
 			if refused := render.CheckRendered(out, rendered); refused != nil {
@@ -111,6 +121,7 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 			}
 		}
 	}
+	encoding.Wait()
 	var invalid *inputs.InvalidError
 	if errors.As(err, &invalid) || refused != nil {
 		problems := slices.Clone(objs.Refused)
@@ -131,12 +142,11 @@ func (o *renderOptions) run(stdout, stderr io.Writer) error {
 		return err
 	}
 	files := map[string][]byte{}
-	for _, mc := range out.MachineConfigs {
-		data, err := machineConfigYAML(mc.Object)
-		if err != nil {
-			return err
+	for i, mc := range out.MachineConfigs {
+		if yamlErrs[i] != nil {
+			return yamlErrs[i]
 		}
-		files[filepath.Join(o.output, mc.Key.Name()+".yaml")] = data
+		files[filepath.Join(o.output, mc.Key.Name()+".yaml")] = yamls[i]
 	}
 	if o.nodeRoot != "" {
 		for _, pool := range out.AllPools() {

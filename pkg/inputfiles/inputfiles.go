@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
@@ -163,92 +164,156 @@ type typeMeta struct {
 }
 
 // Add decodes every document of a file's contents and adds the objects it holds; refused objects are added to
-// Refused. The error says the file cannot be read as documents of objects (YAML or JSON syntax).
+// Refused. The error says the file cannot be read as documents of objects (YAML or JSON syntax). Documents are
+// examined (judged by their CRD and decoded, the costly part) at once on every CPU while the next ones are read,
+// and added in their order.
 func (o *Manifests) Add(name string, data []byte) error {
-	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	for doc := 1; ; doc++ {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
+	type document struct {
+		done     chan struct{}
+		examined []examined
+		err      error
+	}
+	var docs []*document
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	read := func() error {
+		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+		for n := 1; ; n++ {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				return fmt.Errorf("%s (document %d): %w", name, n, err)
 			}
-			return fmt.Errorf("%s (document %d): %w", name, doc, err)
-		}
-		if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
-			continue
-		}
-		if err := o.addObject(fmt.Sprintf("%s (document %d)", name, doc), raw); err != nil {
-			return err
+			if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
+				continue
+			}
+			d := &document{done: make(chan struct{})}
+			docs = append(docs, d)
+			where := fmt.Sprintf("%s (document %d)", name, n)
+			slots <- struct{}{}
+			go func() {
+				defer close(d.done)
+				defer func() { <-slots }()
+				d.examined, d.err = o.examine(where, raw, nil)
+			}()
 		}
 	}
+	readErr := read()
+	// In document order, as one after the other would: the first document's error wins over a later one's and
+	// over a syntax error after it.
+	var err error
+	for _, d := range docs {
+		<-d.done
+		if err == nil && d.err != nil {
+			err = d.err
+		}
+		if err == nil {
+			for _, e := range d.examined {
+				o.add(e)
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return readErr
 }
 
-func (o *Manifests) addObject(where string, raw json.RawMessage) error {
+// examined is one object of a document, decoded and judged by its kind's CRD without the Manifests (examine), to
+// be added to them in document order (add).
+type examined struct {
+	where string
+	tm    typeMeta
+	kind  *inputs.Kind
+	// Exactly one of these: the object taken, a MachineConfig, the problems it is refused for, or why it is
+	// skipped.
+	obj     inputs.Object
+	mc      *mcfgv1.MachineConfig
+	refused []inputs.Problem
+	skip    string
+}
+
+// examine decodes and judges the object of one document (each item of a v1 List), appending to out. It reads
+// nothing of o but whether it judges, so documents are examined at once. The error says the document is not an
+// object at all.
+func (o *Manifests) examine(where string, raw json.RawMessage, out []examined) ([]examined, error) {
 	var tm typeMeta
 	if err := json.Unmarshal(raw, &tm); err != nil {
-		return fmt.Errorf("%s: not a Kubernetes object: %w", where, err)
+		return nil, fmt.Errorf("%s: not a Kubernetes object: %w", where, err)
 	}
 	if tm.Kind == "" || tm.APIVersion == "" {
-		return fmt.Errorf("%s: not a Kubernetes object: apiVersion and kind are required", where)
+		return nil, fmt.Errorf("%s: not a Kubernetes object: apiVersion and kind are required", where)
 	}
 	if strings.HasSuffix(tm.Kind, "List") && tm.APIVersion == "v1" {
 		for i, item := range tm.Items {
-			if err := o.addObject(fmt.Sprintf("%s items[%d]", where, i), item); err != nil {
-				return err
+			var err error
+			if out, err = o.examine(fmt.Sprintf("%s items[%d]", where, i), item, out); err != nil {
+				return nil, err
 			}
 		}
-		return nil
+		return out, nil
 	}
-	kind := inputs.KindOf(tm.APIVersion, tm.Kind)
+	e := examined{where: where, tm: tm, kind: inputs.KindOf(tm.APIVersion, tm.Kind)}
+	kind := e.kind
 	if kind == nil && tm.APIVersion == mcfgv1.SchemeGroupVersion.String() && tm.Kind == "MachineConfig" {
-		return o.addMachineConfig(where, tm, raw)
+		e.mc = &mcfgv1.MachineConfig{}
+		if err := json.Unmarshal(raw, e.mc); err != nil {
+			return nil, fmt.Errorf("%s: MachineConfig %q does not decode: %w", where, tm.Metadata.Name, err)
+		}
+		// Not an input of the render: kept for the rendered MachineConfig budget.
+		e.skip = "not an input of the render (render counts it in the rendered MachineConfig of the pools that select it)"
+		return append(out, e), nil
 	}
 	if kind == nil {
-		o.skip(where, tm, "not an input of the render")
-		return nil
+		e.skip = "not an input of the render"
+		return append(out, e), nil
 	}
 	// First as the API server judges a create of it, by the kind's CRD: what it refuses never reaches the render.
 	if kind.Snapshot || o.unjudged {
 		// a cluster's own object, read for its status, is not judged as a create; nor is test data (DecodeUnjudged)
 	} else if ps, err := judge(kind, raw, where); err != nil {
-		return err
+		return nil, err
 	} else if len(ps) > 0 {
-		o.Refused = append(o.Refused, ps...)
-		return nil
+		e.refused = ps
+		return append(out, e), nil
 	}
 	if !kind.Counts(tm.Metadata.Name) {
-		o.skip(where, tm, fmt.Sprintf("only the %s named %q is read", kind.Name, kind.Singleton))
-		return nil
+		e.skip = fmt.Sprintf("only the %s named %q is read", kind.Name, kind.Singleton)
+		return append(out, e), nil
 	}
 	obj := kind.New()
 	if err := json.Unmarshal(raw, obj); err != nil {
 		// The CRD accepted it, so this is a field the create does not judge (status, which a create drops).
-		o.Refused = append(o.Refused, inputs.Problem{
+		e.refused = []inputs.Problem{{
 			At:      inputs.FieldRef{Object: inputs.ObjectRef{Kind: kind.Name, Name: tm.Metadata.Name}},
 			Message: "does not decode: " + err.Error(),
 			Where:   where,
-		})
-		return nil
+		}}
+		return append(out, e), nil
 	}
-	if p := o.remember(where, kind, obj); p != nil {
-		o.Refused = append(o.Refused, *p)
-		return nil
-	}
-	o.Inputs.Add(kind, obj)
-	o.Objects = append(o.Objects, Object{Kind: kind, Object: obj, Where: where})
-	return nil
+	e.obj = obj
+	return append(out, e), nil
 }
 
-// addMachineConfig keeps a MachineConfig for the rendered MachineConfig budget and notes it as skipped: it is not an
-// input of the render.
-func (o *Manifests) addMachineConfig(where string, tm typeMeta, raw json.RawMessage) error {
-	mc := &mcfgv1.MachineConfig{}
-	if err := json.Unmarshal(raw, mc); err != nil {
-		return fmt.Errorf("%s: MachineConfig %q does not decode: %w", where, tm.Metadata.Name, err)
+// add adds one examined object to o.
+func (o *Manifests) add(e examined) {
+	switch {
+	case e.mc != nil:
+		o.MachineConfigs = append(o.MachineConfigs, e.mc)
+		o.skip(e.where, e.tm, e.skip)
+	case e.skip != "":
+		o.skip(e.where, e.tm, e.skip)
+	case len(e.refused) > 0:
+		o.Refused = append(o.Refused, e.refused...)
+	default:
+		if p := o.remember(e.where, e.kind, e.obj); p != nil {
+			o.Refused = append(o.Refused, *p)
+			return
+		}
+		o.Inputs.Add(e.kind, e.obj)
+		o.Objects = append(o.Objects, Object{Kind: e.kind, Object: e.obj, Where: e.where})
 	}
-	o.MachineConfigs = append(o.MachineConfigs, mc)
-	o.skip(where, tm, "not an input of the render (render counts it in the rendered MachineConfig of the pools that select it)")
-	return nil
 }
 
 func (o *Manifests) skip(where string, tm typeMeta, why string) {

@@ -1,6 +1,7 @@
 package inputfiles_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,5 +158,38 @@ func TestReadTakesFilesDirectoriesAndStdinAsKubectlApplyDoes(t *testing.T) {
 	}
 	if _, err := inputfiles.Read([]string{filepath.Join(dir, "missing.yaml")}, nil); err == nil || !strings.Contains(err.Error(), "missing.yaml") {
 		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// Documents are examined at once; what they hold is taken in document order, and the first document's error is
+// the one reported, as when they were read one after the other.
+func TestDocumentsExaminedAtOnceAreTakenInTheirOrder(t *testing.T) {
+	var b strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&b, "---\napiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: s%03d}\nspec:\n  imageDigestMirrors:\n  - source: quay.io/s%03d\n    mirrors: [m.local/s%03d]\n", i, i, i)
+		if i%100 == 50 {
+			fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: n%03d}\n", i)
+		}
+	}
+	objs, err := inputfiles.Decode("many.yaml", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs.Objects) != 300 || len(objs.ImageDigestMirrorSets) != 300 {
+		t.Fatalf("%d objects read, want 300", len(objs.Objects))
+	}
+	for i, o := range objs.Objects {
+		if want := fmt.Sprintf("s%03d", i); o.Object.GetName() != want || objs.ImageDigestMirrorSets[i].Name != want {
+			t.Fatalf("object %d is %s, want %s: documents taken out of order", i, o.Object.GetName(), want)
+		}
+	}
+	if len(objs.Skipped) != 3 || !strings.Contains(objs.Skipped[0], `"n050"`) || !strings.Contains(objs.Skipped[2], `"n250"`) {
+		t.Errorf("skipped out of order: %q", objs.Skipped)
+	}
+
+	// Document 2 is not an object, document 4 neither, and document 5 is not YAML: document 2 is reported.
+	bad := "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\n- a\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n---\n[1]\n---\nkind: [\n"
+	if _, err := inputfiles.Decode("bad.yaml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "bad.yaml (document 2)") {
+		t.Errorf("error %v, want the first bad document's, document 2", err)
 	}
 }

@@ -45,6 +45,26 @@ func Encode(files nodefiles.Files) ([]byte, error) {
 	return raw, nil
 }
 
+// Parsed returns the Ignition config the render controller parses out of Encode(files) (Ignition's
+// ParseCompatibleVersion), built instead of parsed: a budget measured before a write merges this project's
+// MachineConfigs as the render controller will, without parsing back the megabyte just encoded
+// (renderedconfig.Cache.AddDesired). TestParsedIsWhatIgnitionParsesOutOfEncode holds the two equal.
+func Parsed(files nodefiles.Files) *ign3types.Config {
+	cfg := &ign3types.Config{Ignition: ign3types.Ignition{Version: IgnitionVersion}}
+	if len(files) > 0 {
+		cfg.Storage.Files = make([]ign3types.File, len(files))
+	}
+	for i, f := range files {
+		overwrite, mode, compression, source := true, fileMode, "", dataURL(f.Data)
+		cfg.Storage.Files[i] = ign3types.File{
+			Node: ign3types.Node{Path: f.Path, Overwrite: &overwrite},
+			FileEmbedded1: ign3types.FileEmbedded1{Mode: &mode,
+				Contents: ign3types.Resource{Compression: &compression, Source: &source}},
+		}
+	}
+	return cfg
+}
+
 // encodedConfig is the part of Ignition's config (v3_5 types) a generated MachineConfig writes, with the fields in
 // the types' order and nothing empty, as MCO's encoding leaves it.
 type encodedConfig struct {

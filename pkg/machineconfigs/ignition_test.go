@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	ign3 "github.com/coreos/ignition/v2/config/v3_5"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	"github.com/vincent-petithory/dataurl"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -176,5 +177,39 @@ func TestADecoderDecodesEachVersionOnce(t *testing.T) {
 	var none *machineconfigs.Decoder
 	if cfg, err := none.Decode(mc); err != nil || string(cfg.Files[0].Data) != "one" {
 		t.Errorf("a nil Decoder: %+v, %v", cfg, err)
+	}
+}
+
+func TestParsedIsWhatIgnitionParsesOutOfEncode(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 23))
+	binary := make([]byte, 4096)
+	for i := range binary {
+		binary[i] = byte(rng.IntN(256))
+	}
+	for name, files := range map[string]nodefiles.Files{
+		"no files": nil,
+		"one file": {{Path: "/etc/containers/registries.conf", Data: []byte("unqualified-search-registries = []\n")}},
+		"several, one empty, one binary": {
+			{Path: "/etc/containers/registries.conf", Data: []byte(strings.Repeat("[[registry]]\n  location = \"a.example\"\n", 500))},
+			{Path: "/etc/containers/policy.json", Data: []byte(`{"default":[{"type":"insecureAcceptAnything"}]}`)},
+			{Path: "/etc/containers/registries.d/empty.yaml", Data: nil},
+			{Path: "/etc/pki/ca-trust/source/anchors/x.bin", Data: binary},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			raw, err := machineconfigs.Encode(files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parsed, _, err := ign3.ParseCompatibleVersion(raw)
+			if err != nil {
+				t.Fatalf("Ignition refuses Encode's config: %v", err)
+			}
+			if built := machineconfigs.Parsed(files); !reflect.DeepEqual(*built, parsed) {
+				b, _ := json.Marshal(built)
+				p, _ := json.Marshal(parsed)
+				t.Errorf("Parsed differs from Ignition's parse of Encode:\nbuilt  %.400s\nparsed %.400s", b, p)
+			}
+		})
 	}
 }

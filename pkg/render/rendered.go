@@ -51,6 +51,8 @@ func (out *Output) EstimateRendered(baseBytes int, pools []*mcfgv1.MachineConfig
 		names = append(names, name)
 	}
 	slices.Sort(names)
+	cache := renderedconfig.NewCache()
+	cache.AddDesired(out.MachineConfigs...)
 	var sizes []renderedconfig.Size
 	for _, name := range slices.Compact(names) {
 		pool := byName[name]
@@ -61,7 +63,7 @@ func (out *Output) EstimateRendered(baseBytes int, pools []*mcfgv1.MachineConfig
 		if err != nil {
 			return nil, err
 		}
-		s, err := renderedconfig.Estimate(name, baseBytes, selected)
+		s, err := renderedconfig.Estimate(name, baseBytes, selected, cache)
 		if err != nil {
 			return nil, err
 		}

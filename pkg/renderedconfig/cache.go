@@ -7,6 +7,8 @@ import (
 
 	ign3types "github.com/coreos/ignition/v2/config/v3_5/types"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
 )
 
 // Cache keeps the parsed config of every MachineConfig by the SHA-256 of its config, so that a pool's merge after a
@@ -67,6 +69,33 @@ func (c *Cache) parse(mc *mcfgv1.MachineConfig) (*ign3types.Config, error) {
 		return nil, named(mc, e.err)
 	}
 	return e.cfg, nil
+}
+
+// AddDesired puts the config of each desired MachineConfig in the cache as Ignition parses it, built from its files
+// (machineconfigs.Parsed) instead of parsed from its spec.config, which is Encode of those files: measuring a
+// change before its write then parses only the cluster's other MachineConfigs, not the megabyte just encoded.
+// Desired MachineConfigs sharing one encoding (pools writing the same files) are added once.
+func (c *Cache) AddDesired(desired ...*machineconfigs.Desired) {
+	if c == nil {
+		return
+	}
+	for _, d := range desired {
+		if d == nil || len(d.Object.Spec.Config.Raw) == 0 {
+			continue
+		}
+		key := c.sumOf(d.Object)
+		c.mu.Lock()
+		if e, ok := c.entries[key]; ok {
+			e.used = true
+			c.mu.Unlock()
+			continue
+		}
+		e := &cached{done: make(chan struct{}), used: true}
+		c.entries[key] = e
+		c.mu.Unlock()
+		e.cfg = machineconfigs.Parsed(d.Files)
+		close(e.done)
+	}
 }
 
 // sumOf returns the SHA-256 of mc's config: kept for a stored MachineConfig, computed for one not yet written.

@@ -190,8 +190,12 @@ func MeasureChange(pool Pool, existing []*mcfgv1.MachineConfig, actions []machin
 // MeasurePools returns, for each of pools, the size of its rendered MachineConfig once actions are carried out on
 // all (every MachineConfig of the cluster): MeasureChange with the pool's current rendered MachineConfig
 // (CurrentName) found in all, pools measured concurrently. errs[i] is pool i's error, e.g. another writer's
-// MachineConfig the render controller cannot merge, and sizes[i] is then empty.
+// MachineConfig the render controller cannot merge, and sizes[i] is then empty. The desired MachineConfigs of actions
+// are added to cache (AddDesired).
 func MeasurePools(pools []*mcfgv1.MachineConfigPool, all []*mcfgv1.MachineConfig, actions []machineconfigs.Action, cache *Cache) (sizes []Size, errs []error) {
+	for _, a := range actions {
+		cache.AddDesired(a.Want)
+	}
 	byName := make(map[string]*mcfgv1.MachineConfig, len(all))
 	for _, mc := range all {
 		byName[mc.Name] = mc
@@ -219,13 +223,13 @@ func CurrentName(pool *mcfgv1.MachineConfigPool) string {
 // Estimate returns the size of a pool's rendered MachineConfig without a cluster: baseBytes, the rendered
 // MachineConfig of the pool before this project's MachineConfigs, plus what ours (the pool's MachineConfigs of
 // this project) add to its merged config. It errs on the large side: the files ours replace are counted in
-// baseBytes too.
-func Estimate(pool string, baseBytes int, ours []*mcfgv1.MachineConfig) (Size, error) {
+// baseBytes too. Configs are parsed through cache (nil: every time).
+func Estimate(pool string, baseBytes int, ours []*mcfgv1.MachineConfig, cache *Cache) (Size, error) {
 	empty, err := Encode(ign3types.Config{Ignition: ign3types.Ignition{Version: ign3types.MaxVersion.String()}})
 	if err != nil {
 		return Size{}, err
 	}
-	merged, err := Merge(ours, nil)
+	merged, err := Merge(ours, cache)
 	if err != nil {
 		return Size{}, err
 	}

@@ -272,12 +272,12 @@ func dataURL(data string) string {
 
 func TestEstimateAddsWhatOurFilesTakeInTheMerge(t *testing.T) {
 	small, err := renderedconfig.Estimate("master", 243503, []*mcfgv1.MachineConfig{
-		fixtures.MachineConfig("99-master-generated-registries", "master", fixtures.File("/etc/containers/registries.conf", "x"))})
+		fixtures.MachineConfig("99-master-generated-registries", "master", fixtures.File("/etc/containers/registries.conf", "x"))}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	large, err := renderedconfig.Estimate("master", 243503, []*mcfgv1.MachineConfig{
-		fixtures.MachineConfig("99-master-generated-registries", "master", fixtures.File("/etc/containers/registries.conf", "x"+strings.Repeat("y", 30000)))})
+		fixtures.MachineConfig("99-master-generated-registries", "master", fixtures.File("/etc/containers/registries.conf", "x"+strings.Repeat("y", 30000)))}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,4 +347,40 @@ func TestMeasureChangeRefusesOnlyWhatLeavesThePoolOverAndNoSmaller(t *testing.T)
 			t.Errorf("%s (before %d): over %v refused %v, want over, not refused, smaller than before", size, size.Before, size.Over(), size.Refused())
 		}
 	})
+}
+
+func TestMeasuringADesiredMachineConfigParsesNothingAndMeasuresTheSame(t *testing.T) {
+	pool := fixtures.Pool("worker", true)
+	base := fixtures.MachineConfig("00-worker", "worker", fixtures.File("/etc/base", strings.Repeat("b", 3000)))
+	files := nodefiles.Files{fixtures.File("/etc/containers/registries.conf", strings.Repeat("r", 9000)), fixtures.File("/etc/containers/policy.json", "{}")}
+	desired := machineconfigs.NewDesired(machineconfigs.Key{Pool: "worker", Output: machineconfigs.Registries},
+		files, fixtures.MachineConfig("x", "worker", files...).Spec.Config.Raw, nil)
+	create := []machineconfigs.Action{{Op: machineconfigs.Create, Want: desired}}
+
+	parsed, errs := renderedconfig.MeasurePools([]*mcfgv1.MachineConfigPool{pool}, []*mcfgv1.MachineConfig{base}, create, nil)
+	if errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	cache := renderedconfig.NewCache()
+	built, errs := renderedconfig.MeasurePools([]*mcfgv1.MachineConfigPool{pool}, []*mcfgv1.MachineConfig{base}, create, cache)
+	if errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	if built[0].Bytes != parsed[0].Bytes || built[0].Bytes < 12000 {
+		t.Errorf("with the desired config added to the cache: %d bytes; parsed: %d", built[0].Bytes, parsed[0].Bytes)
+	}
+	// The proof it was not parsed: a config Ignition refuses under the same sum is never read again.
+	if got := cache.Len(); got != 2 {
+		t.Errorf("the cache holds %d configs, want the base's and the desired one's", got)
+	}
+	unparsable := desired.Object.DeepCopy()
+	unparsable.Spec.Config.Raw = []byte("not Ignition")
+	bad := machineconfigs.NewDesired(desired.Key, files, unparsable.Spec.Config.Raw, nil)
+	cache.AddDesired(bad)
+	if _, err := renderedconfig.Merge([]*mcfgv1.MachineConfig{bad.Object}, cache); err != nil {
+		t.Errorf("a desired MachineConfig added to the cache was parsed: %v", err)
+	}
+	if _, err := renderedconfig.Merge([]*mcfgv1.MachineConfig{bad.Object}, nil); err == nil {
+		t.Error("without the cache the same config parses: the check above proves nothing")
+	}
 }
