@@ -123,6 +123,10 @@ func BenchmarkScaleBurst(b *testing.B) {
 				b.Logf("idle %s at %d objects: %d requests (%s), %.2f CPU s", scaleIdle, n, idle.total, idle, cpu)
 
 				reportChangeLatency(b, n, changeOneObject(b, set), "")
+				p.saveHeapProfile(b, b.Name()+"-changes")
+				b.ReportMetric(p.peakRSS(b), "changes-peak-rss-MiB")
+				b.Logf("after the one-object changes: peak RSS %.0f MiB, heap in use %.0f MiB, live heap %.0f MiB",
+					p.peakRSS(b), p.metric(b, "go_memstats_heap_inuse_bytes")/(1<<20), p.liveHeap(b))
 			}
 
 			gone := measureBurst(b, p, proxy, writes, func() { cp.RunKubectl(b, "delete", "-f", dir, "--wait=false") }, expectNoSources)
@@ -131,6 +135,7 @@ func BenchmarkScaleBurst(b *testing.B) {
 			b.ReportMetric(gone.writesPerPool, "delete-writes/pool")
 			b.ReportMetric(gone.cpu, "delete-cpu-s")
 			b.ReportMetric(float64(gone.requests.total), "delete-requests")
+			p.saveHeapProfile(b, b.Name()+"-deleted")
 			b.Logf("%d objects deleted: kubectl %s, settled %s after it, %.1f writes per pool, %.2f CPU s, %d requests (%s); peak RSS over the run %.0f MiB",
 				n, gone.kubectl.Round(time.Millisecond), gone.settle.Round(time.Millisecond), gone.writesPerPool, gone.cpu, gone.requests.total, gone.requests, p.peakRSS(b))
 		})
@@ -508,6 +513,12 @@ func startScaleProcess(b *testing.B, name, kubeconfig string, args ...string) *s
 	b.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		<-exited
+		if dir := os.Getenv(envProfileDir); dir != "" {
+			// the gctrace lines say how the heap moved over the whole run
+			if data, err := os.ReadFile(logPath); err == nil {
+				_ = os.WriteFile(filepath.Join(dir, strings.NewReplacer("/", "-", "=", "-").Replace(b.Name())+".log"), data, 0o644)
+			}
+		}
 		if b.Failed() {
 			data, _ := os.ReadFile(logPath)
 			b.Logf("%s log (last 20,000 bytes):\n%s", name, data[max(0, len(data)-20000):])
