@@ -71,7 +71,7 @@ func (p *Provenance) inheritedFrom(scope string) string {
 func (p *Provenance) sourceReports(source string) []registries.SourceReport {
 	var out []registries.SourceReport
 	for _, g := range []registries.Group{registries.DigestGroup, registries.TagGroup} {
-		for _, s := range p.Report.Sources {
+		for _, s := range p.Report.SourceReports() {
 			if s.Source == source && s.Group == g {
 				out = append(out, s)
 			}
@@ -123,7 +123,7 @@ func (p *Provenance) blockedBy(scope string) []string {
 			sources = append(sources, from)
 		}
 		for _, src := range sources {
-			for _, s := range p.Report.Sources {
+			for _, s := range p.Report.SourceReports() {
 				if s.Source != src || !s.NeverContactSource {
 					continue
 				}

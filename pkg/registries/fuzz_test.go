@@ -453,7 +453,7 @@ func checkSourceOrder(t *testing.T, in *inputs.Inputs, res *registries.Result) {
 		return
 	}
 	byScope := registryByScope(res)
-	for _, sr := range res.Report.Sources {
+	for _, sr := range res.Report.SourceReports() {
 		i, ok := byScope[sr.Source]
 		if !ok {
 			t.Fatalf("mirrored source %q has no entry\ninput:\n%s\nfile:\n%s", sr.Source, formatInputs(in), res.RegistriesConf)
@@ -499,7 +499,7 @@ const fuzzDigest = "@sha256:1111111111111111111111111111111111111111111111111111
 func checkNeverContactSource(t *testing.T, in *inputs.Inputs, res *registries.Result) {
 	t.Helper()
 	never := map[string]bool{}
-	for _, sr := range res.Report.Sources {
+	for _, sr := range res.Report.SourceReports() {
 		if sr.NeverContactSource {
 			never[sr.Source] = true
 		}

@@ -51,9 +51,14 @@ func Merge(in *inputs.Inputs) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Report: Report{Ignored: m.ignored, Warnings: m.plan.warnings}}
-	for _, s := range append(append([]*mirrorSet{}, m.digest...), m.tag...) {
-		res.Report.Sources = append(res.Report.Sources, s.report())
-	}
+	digest, tag := m.digest, m.tag
+	res.Report.sources = sync.OnceValue(func() []SourceReport {
+		out := make([]SourceReport, 0, len(digest)+len(tag))
+		for _, s := range append(append([]*mirrorSet{}, digest...), tag...) {
+			out = append(out, s.report())
+		}
+		return out
+	})
 	if m.registries != nil {
 		if err := m.registries.encode(); err != nil {
 			return nil, err

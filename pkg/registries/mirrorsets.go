@@ -14,10 +14,21 @@ type mirrorSet struct {
 	lists   [][]string
 	never   bool
 	entries []inputs.FieldRef
-	// origins maps each mirror to the entries that list it.
-	origins map[string][]inputs.FieldRef
+	// origins maps each mirror to the entries that list it (report makes them field references).
+	origins map[string][]mirrorOrigin
 	// mirrors is the merged order (orderMirrors).
 	mirrors []string
+}
+
+// mirrorOrigin is where an entry lists a mirror: the entry's origin and the mirror's index in its list.
+type mirrorOrigin struct {
+	entry *inputs.FieldRef
+	index int
+}
+
+// fieldRef names the mirror's field, e.g. spec.imageDigestMirrors[3].mirrors[1].
+func (o mirrorOrigin) fieldRef() inputs.FieldRef {
+	return inputs.FieldRef{Object: o.entry.Object, Field: o.entry.Field + ".mirrors[" + strconv.Itoa(o.index) + "]"}
 }
 
 // mergeMirrorSets groups the entries by group and exact source string, orders each source's mirrors,
@@ -38,7 +49,7 @@ func mergeMirrorSets(entries []mirrorEntry) (digest, tag []*mirrorSet, ignored [
 		sets := byGroup[e.group]
 		s := sets[e.source]
 		if s == nil {
-			s = &mirrorSet{source: e.source, group: e.group, origins: make(map[string][]inputs.FieldRef, len(e.mirrors))}
+			s = &mirrorSet{source: e.source, group: e.group, origins: make(map[string][]mirrorOrigin, len(e.mirrors))}
 			sets[e.source] = s
 		}
 		s.lists = append(s.lists, e.mirrors)
@@ -48,7 +59,7 @@ func mergeMirrorSets(entries []mirrorEntry) (digest, tag []*mirrorSet, ignored [
 			if j > 0 && contains(e.mirrors[:j], m) {
 				continue
 			}
-			s.origins[m] = append(s.origins[m], inputs.FieldRef{Object: e.origin.Object, Field: e.origin.Field + ".mirrors[" + strconv.Itoa(j) + "]"})
+			s.origins[m] = append(s.origins[m], mirrorOrigin{entry: &e.origin, index: j})
 		}
 	}
 	finish := func(sets map[string]*mirrorSet) []*mirrorSet {
@@ -67,7 +78,11 @@ func mergeMirrorSets(entries []mirrorEntry) (digest, tag []*mirrorSet, ignored [
 func (s *mirrorSet) report() SourceReport {
 	r := SourceReport{Source: s.source, Group: s.group, NeverContactSource: s.never, Entries: s.entries}
 	for _, m := range s.mirrors {
-		r.Mirrors = append(r.Mirrors, MirrorReport{Location: m, Origins: s.origins[m]})
+		origins := make([]inputs.FieldRef, len(s.origins[m]))
+		for i, o := range s.origins[m] {
+			origins[i] = o.fieldRef()
+		}
+		r.Mirrors = append(r.Mirrors, MirrorReport{Location: m, Origins: origins})
 	}
 	return r
 }

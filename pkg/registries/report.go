@@ -6,8 +6,6 @@ import "github.com/openshift/registries-controller/pkg/inputs"
 // objects say (with the reason). It is meant for people (events, `render` output, `explain`), never parsed
 // to drive behaviour.
 type Report struct {
-	// Sources lists every mirrored source, digest group first, each sorted by source.
-	Sources []SourceReport
 	// Inherited lists nested entries that received the mirrors of an enclosing source.
 	Inherited []InheritedReport
 	// Warnings are parts of the input that were not applied as written, e.g. a blocked registry left out
@@ -15,6 +13,20 @@ type Report struct {
 	Warnings []inputs.Problem
 	// Ignored are entries that configure nothing, e.g. a source without mirrors.
 	Ignored []inputs.Problem
+
+	// sources builds SourceReports' answer on first use.
+	sources func() []SourceReport
+}
+
+// SourceReports lists every mirrored source, digest group first, each sorted by source, with the entries that
+// configure it and those that list each mirror. It is built on first use (explain, preview, the contributors to a
+// MachineConfig over the size limit), since a field reference per mirror of every entry is a large share of the
+// merge's allocations at the scale of a disconnected cluster and a sync never reads it; safe for concurrent use.
+func (r *Report) SourceReports() []SourceReport {
+	if r == nil || r.sources == nil {
+		return nil
+	}
+	return r.sources()
 }
 
 // SourceReport describes the merged mirrors of one source in one group.

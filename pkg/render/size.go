@@ -127,7 +127,7 @@ func contributors(out *Output, o *machineconfigs.Output) []contribution {
 			bytes[r.Object] += float64(n) * 4 / 3 / float64(len(refs))
 		}
 	}
-	for _, src := range out.Report.Sources {
+	for _, src := range out.Report.SourceReports() {
 		share(src.Entries, len(registryTable(src)))
 		for _, m := range src.Mirrors {
 			share(m.Origins, len(mirrorTable(m.Location, src.Group)))
