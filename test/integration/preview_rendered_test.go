@@ -1,6 +1,8 @@
 package integration
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -8,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/openshift/registries-controller/test/fixtures"
@@ -83,6 +86,18 @@ func TestPreviewPrintsThePoolsRenderedMachineConfigsAsTheControllerMeasuresThem(
 		}
 		return len(seen) == 0, strings.Join(seen, "; ")
 	})
+	// The oracle both are held to: what the render controller then stored. The simulator renders each pool from the
+	// MachineConfigs written; its newest rendered MachineConfig (spec.configuration.name), read back and encoded
+	// without what the API server adds, is as long as preview predicted.
+	framework.Eventually(t, 60*time.Second, "each pool's newest rendered MachineConfig as long as preview predicted", func() (bool, string) {
+		var seen []string
+		for _, pool := range []string{"master", "worker"} {
+			if got := storedRenderedBytes(t, pool); got != predicted[pool] {
+				seen = append(seen, fmt.Sprintf("pool %s: preview predicted %d bytes, the stored rendered MachineConfig is %d", pool, predicted[pool], got))
+			}
+		}
+		return len(seen) == 0, strings.Join(seen, "; ")
+	})
 
 	// 600 more sources: past the limit. The controller would write nothing; preview says so, with its events.
 	over := writeManifests(t, []runtime.Object{budgetObject("rendered-large", renderedNearSource, renderedOverSource)})
@@ -102,4 +117,30 @@ func TestPreviewPrintsThePoolsRenderedMachineConfigsAsTheControllerMeasuresThem(
 	if sizes["worker"] <= budgetLimit || strings.Contains(stdout, "the controller would write") {
 		t.Errorf("preview over the limit: worker %d bytes, or a write announced:\n%s", sizes["worker"], stdout)
 	}
+}
+
+// storedRenderedBytes returns the length of the JSON of pool's newest rendered MachineConfig as the API server
+// holds it, without the fields the API server adds (uid, resourceVersion, generation, creationTimestamp, managed
+// fields): the figure the render controller measures against its limit; 0 while the pool has none.
+func storedRenderedBytes(t *testing.T, pool string) int {
+	t.Helper()
+	ctx := context.Background()
+	p, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigPools().Get(ctx, pool, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Spec.Configuration.Name == "" {
+		return 0
+	}
+	mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(ctx, p.Spec.Configuration.Name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc.APIVersion, mc.Kind = "machineconfiguration.openshift.io/v1", "MachineConfig"
+	mc.UID, mc.ResourceVersion, mc.Generation, mc.CreationTimestamp, mc.ManagedFields = "", "", 0, metav1.Time{}, nil
+	data, err := json.Marshal(mc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(data)
 }

@@ -3,6 +3,7 @@ package mcosim
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
@@ -52,7 +53,7 @@ func (s *Sim) syncAll(ctx context.Context) time.Duration {
 // syncPool renders pool as the render controller does, moves its rollout by a step when one is due and
 // writes its status. It returns how long to wait before the next step.
 func (s *Sim) syncPool(ctx context.Context, pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfig) (time.Duration, error) {
-	if created, err := s.ensureBaseConfig(ctx, pool); err != nil || created {
+	if pending, err := s.ensureBaseConfig(ctx, pool, configs); err != nil || pending {
 		// The next pass, woken by the new MachineConfig, renders the pool with it.
 		return resyncPeriod, err
 	}
@@ -70,29 +71,34 @@ func (s *Sim) syncPool(ctx context.Context, pool *mcfgv1.MachineConfigPool, conf
 	return wait, s.writeStatus(ctx, pool, renderErr)
 }
 
-// ensureBaseConfig creates the MachineConfig 00-<pool> of a built-in pool when it is missing, and reports
-// whether it tried to.
-func (s *Sim) ensureBaseConfig(ctx context.Context, pool *mcfgv1.MachineConfigPool) (bool, error) {
+// ensureBaseConfig creates the MachineConfig 00-<pool> of a built-in pool when it is missing, and reports whether
+// the pool must wait for the next pass: it tried to create it, or it exists but is not in configs, this pass's list
+// of MachineConfigs, taken before the cache had it (rendering from that list would report a RenderDegraded that
+// MCO, whose template controller writes the base configs before any render, never reports).
+func (s *Sim) ensureBaseConfig(ctx context.Context, pool *mcfgv1.MachineConfigPool, configs []*mcfgv1.MachineConfig) (bool, error) {
 	if _, builtIn := pool.Labels[machineconfigs.BuiltInPoolLabel]; s.opts.NoBaseConfigs || !builtIn {
 		return false, nil
 	}
-	if _, err := s.configs.Get(baseConfigName(pool.Name)); !apierrors.IsNotFound(err) {
+	name := baseConfigName(pool.Name)
+	if _, err := s.configs.Get(name); err == nil {
+		return !slices.ContainsFunc(configs, func(mc *mcfgv1.MachineConfig) bool { return mc.Name == name }), nil
+	} else if !apierrors.IsNotFound(err) {
 		return false, err
 	}
 	base, err := baseConfig(pool.Name)
 	if err != nil {
 		return false, err
 	}
-	configs := []*mcfgv1.MachineConfig{base}
+	created := []*mcfgv1.MachineConfig{base}
 	if s.opts.RenderedBytes > 0 {
 		padding, err := paddingConfig(pool, base, s.opts.RenderedBytes)
 		if err != nil {
 			return false, err
 		}
 		// The padding first: the base config's appearance is what says both exist.
-		configs = []*mcfgv1.MachineConfig{padding, base}
+		created = []*mcfgv1.MachineConfig{padding, base}
 	}
-	for _, mc := range configs {
+	for _, mc := range created {
 		_, err = s.client.MachineconfigurationV1().MachineConfigs().Create(ctx, mc, metav1.CreateOptions{})
 		if err != nil && !apierrors.IsAlreadyExists(err) {
 			return false, fmt.Errorf("creating MachineConfig %s: %w", mc.Name, err)
