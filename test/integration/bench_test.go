@@ -1,10 +1,8 @@
 package integration
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -196,24 +194,13 @@ func waitForWatched(b *testing.B, w watch.Interface, substring string) {
 	}
 }
 
+// scrape reads the samples without labels of a /metrics page (scrapeAll, the labelled ones left out).
 func scrape(b *testing.B, url string) map[string]float64 {
 	b.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || strings.Contains(line, "{") {
-			continue
-		}
-		if f := strings.Fields(line); len(f) == 2 {
-			v, _ := strconv.ParseFloat(f[1], 64)
-			out[f[0]] = v
+	out := scrapeAll(b, url)
+	for name := range out {
+		if strings.Contains(name, "{") {
+			delete(out, name)
 		}
 	}
 	return out
