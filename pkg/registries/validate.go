@@ -223,10 +223,15 @@ func validate(in *inputs.Inputs, entries []mirrorEntry) []inputs.Problem {
 func validateEntry(e *mirrorEntry) []inputs.Problem {
 	var ps []inputs.Problem
 	at := e.origin
-	if p := checkValue(at, at.Field+".source", e.source, kindSource); p != nil {
-		ps = append(ps, *p)
+	if !kindSource.matches(e.source) {
+		ps = append(ps, *checkValue(at, at.Field+".source", e.source, kindSource))
 	}
 	for j, m := range e.mirrors {
+		if kindMirror.matches(m) && !dockerHubNamespace(m) && !(e.neverContactSource() && m == e.source) {
+			// The common case, 40,000 times a render at the scale of a disconnected cluster: nothing to say, so
+			// no field path is built.
+			continue
+		}
 		field := fmt.Sprintf("%s.mirrors[%d]", at.Field, j)
 		if p := checkValue(at, field, m, kindMirror); p != nil {
 			ps = append(ps, *p)
@@ -339,14 +344,26 @@ func shortList(items []string) string {
 // docker.io/mirror/ns, the rewritten reference is not canonical, and every pull of the source fails,
 // the fallback to the source included.
 func checkMirrorHost(at inputs.FieldRef, field, m string) *inputs.Problem {
-	host := m
-	if i := strings.IndexByte(m, '/'); i >= 0 {
-		host = m[:i]
-	}
-	if strings.ContainsAny(host, ".:") || host == "localhost" || strings.ToLower(host) != host {
+	if !dockerHubNamespace(m) {
 		return nil
 	}
+	host := mirrorHost(m)
 	return &inputs.Problem{At: inputs.FieldRef{Object: at.Object, Field: field}, Value: m,
 		Message: fmt.Sprintf("containers/image reads %q as a Docker Hub namespace, not a registry host, so every pull through this source would fail", host),
 		Fix:     fmt.Sprintf("name the registry with its domain or port, e.g. %q or %q", host+".example.com", host+":5000")}
+}
+
+// mirrorHost returns the first component of a mirror, where containers/image looks for the registry host.
+func mirrorHost(m string) string {
+	if i := strings.IndexByte(m, '/'); i >= 0 {
+		return m[:i]
+	}
+	return m
+}
+
+// dockerHubNamespace reports whether containers/image reads the first component of mirror m as a Docker Hub
+// namespace rather than a registry host (checkMirrorHost).
+func dockerHubNamespace(m string) bool {
+	host := mirrorHost(m)
+	return !strings.ContainsAny(host, ".:") && host != "localhost" && strings.ToLower(host) == host
 }
