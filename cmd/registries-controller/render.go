@@ -252,7 +252,9 @@ func marshalYAML(obj any) ([]byte, error) {
 	// scalar: printable ASCII, no space, no '#', beginning with "data:") is emitted as a short placeholder of the same
 	// kind and put in afterwards.
 	var long []string
-	v = placeholders(v, &long, data)
+	if !bytes.Contains(data, []byte(placeholderPrefix)) {
+		v = placeholders(v, &long)
+	}
 	out, err := yamlv2.Marshal(v)
 	if err != nil || len(long) == 0 {
 		return out, err
@@ -272,20 +274,20 @@ func placeholder(i int) string { return placeholderPrefix + strconv.Itoa(i) + "z
 
 // placeholders replaces in v the long strings the YAML emitter writes unchanged by placeholders, appending them
 // to long.
-func placeholders(v any, long *[]string, data []byte) any {
+func placeholders(v any, long *[]string) any {
 	switch v := v.(type) {
 	case string:
-		if len(v) >= 4096 && writtenAsIs(v) && !bytes.Contains(data, []byte(placeholderPrefix)) {
+		if len(v) >= 4096 && writtenAsIs(v) {
 			*long = append(*long, v)
 			return placeholder(len(*long) - 1)
 		}
 	case map[string]any:
 		for k, e := range v {
-			v[k] = placeholders(e, long, data)
+			v[k] = placeholders(e, long)
 		}
 	case []any:
 		for k, e := range v {
-			v[k] = placeholders(e, long, data)
+			v[k] = placeholders(e, long)
 		}
 	}
 	return v

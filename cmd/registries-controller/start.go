@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -46,7 +45,7 @@ type startOptions struct {
 	leaseDuration  time.Duration
 	renewDeadline  time.Duration
 	retryPeriod    time.Duration
-	// gcPercent is the collector's GOGC unless the environment sets one (gcPercentInEffect).
+	// gcPercent is the collector's GOGC unless the environment sets one.
 	gcPercent int
 	// keepUnreadFields is a benchmark switch (hidden): the caches keep managed fields and the last-applied annotation.
 	keepUnreadFields bool
@@ -100,21 +99,6 @@ func newStartCommand() *cobra.Command {
 // proportionally more memory and no collection storm.
 const defaultGCPercent = 50
 
-// gcPercentInEffect returns the GOGC the controller runs with: the environment's when it sets one (the runtime
-// read it at start and pkg/initgc gave it back), else the flag's.
-func gcPercentInEffect(flag int, env string) int {
-	if env == "" {
-		return flag
-	}
-	if env == "off" {
-		return -1
-	}
-	if v, err := strconv.Atoi(env); err == nil {
-		return v
-	}
-	return 100 // what the runtime makes of a GOGC it cannot read
-}
-
 // defaultNamespace is the pod's namespace when running in a cluster.
 func defaultNamespace() string {
 	if ns := os.Getenv("POD_NAMESPACE"); ns != "" {
@@ -129,7 +113,10 @@ func defaultNamespace() string {
 func (o *startOptions) run(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
 	ctx = klog.NewContext(ctx, logger)
-	debug.SetGCPercent(gcPercentInEffect(o.gcPercent, os.Getenv("GOGC")))
+	if os.Getenv("GOGC") == "" {
+		// Else the runtime read GOGC at start, and pkg/initgc gave it back in main.
+		debug.SetGCPercent(o.gcPercent)
+	}
 	// The certificate watcher of /metrics logs through controller-runtime's logger, which complains when unset.
 	ctrllog.SetLogger(logger)
 	cfg, err := clientcmd.BuildConfigFromFlags("", o.kubeconfig)

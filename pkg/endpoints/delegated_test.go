@@ -213,15 +213,11 @@ func TestMetricsReviewsAreRetriedAndAnswersExpire(t *testing.T) {
 }
 
 func TestMetricsAnswer500WhenTheSubjectAccessReviewFails(t *testing.T) {
-	rv, _, server := startReviewer(t)
+	rv, d, server := startReviewer(t)
 	if code, _ := getMetricsAs(t, server.URL, "prom-token"); code != http.StatusOK {
 		t.Fatalf("prometheus: %d, want 200", code)
 	}
 	// The token's answer is cached; a user not seen yet needs a SubjectAccessReview the API server now refuses.
-	rv.mu.Lock()
-	rv.users["other-token"] = "other"
-	rv.mu.Unlock()
-	d := server.Config.Handler.(*delegatedHandler)
 	d.users.put(tokenKey("other-token"), authenticationv1.TokenReviewStatus{Authenticated: true, User: authenticationv1.UserInfo{Username: "other"}}, time.Minute)
 	rv.mu.Lock()
 	rv.forbidReviews = true

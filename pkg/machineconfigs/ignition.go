@@ -29,14 +29,18 @@ const (
 // as MCO writes it (NewIgnFileBytesOverwriting, encoded by clarketm/json, which leaves out empty structs): each file
 // overwrite, mode 0644, a data URL and an explicit empty compression (docs/semantics.md §9.6). No files give
 // {"ignition":{"version":"3.5.0"}}.
-func Encode(files nodefiles.Files) ([]byte, error) {
-	cfg := encodedConfig{Ignition: encodedIgnition{Version: IgnitionVersion}}
-	if len(files) > 0 {
+func Encode(files nodefiles.Files) ([]byte, error) { return EncodeParsed(Parsed(files)) }
+
+// EncodeParsed returns Encode of the files parsed is built from (Parsed), reusing its data URLs: the render encodes
+// each group of files once and keeps parsed for the budget (Desired.Parsed).
+func EncodeParsed(parsed *ign3types.Config) ([]byte, error) {
+	cfg := encodedConfig{Ignition: encodedIgnition{Version: parsed.Ignition.Version}}
+	if files := parsed.Storage.Files; len(files) > 0 {
 		cfg.Storage = &encodedStorage{Files: make([]encodedFile, len(files))}
-	}
-	for i, f := range files {
-		cfg.Storage.Files[i] = encodedFile{Overwrite: true, Path: f.Path, Mode: fileMode,
-			Contents: encodedContents{Compression: "", Source: dataURL(f.Data)}}
+		for i, f := range files {
+			cfg.Storage.Files[i] = encodedFile{Overwrite: true, Path: f.Path, Mode: fileMode,
+				Contents: encodedContents{Compression: "", Source: *f.Contents.Source}}
+		}
 	}
 	raw, err := json.Marshal(cfg)
 	if err != nil {

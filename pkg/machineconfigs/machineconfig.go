@@ -2,8 +2,10 @@ package machineconfigs
 
 import (
 	"bytes"
+	"maps"
 	"slices"
 
+	ign3types "github.com/coreos/ignition/v2/config/v3_5/types"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -32,6 +34,9 @@ type Desired struct {
 	// Object is the MachineConfig to create or update: name, role label, controller reference and spec.config
 	// (Encode of Files).
 	Object *mcfgv1.MachineConfig
+	// Parsed is Parsed(Files), what Ignition parses out of spec.config, when the render kept it (it built the data
+	// URLs for the encoding); nil otherwise.
+	Parsed *ign3types.Config
 }
 
 // NewDesired returns the MachineConfig of key (docs/semantics.md §3): the role label (the pool's name), no
@@ -53,10 +58,10 @@ func NewDesired(key Key, files nodefiles.Files, raw []byte, owner *metav1.OwnerR
 	return &Desired{Key: key, Owner: owner, Files: files, Object: mc}
 }
 
-// Same reports whether d and o say the same: files, labels, annotations and owner references.
+// Same reports whether d and o say the same: files, labels and owner references (NewDesired writes no annotation).
 func (d *Desired) Same(o *Desired) bool {
 	return d.Key == o.Key && slices.EqualFunc(d.Files, o.Files, nodefiles.File.Equal) &&
-		equalMaps(d.Object.Labels, o.Object.Labels) && equalMaps(d.Object.Annotations, o.Object.Annotations) &&
+		maps.Equal(d.Object.Labels, o.Object.Labels) &&
 		slices.EqualFunc(d.Object.OwnerReferences, o.Object.OwnerReferences, sameReference)
 }
 
@@ -64,18 +69,6 @@ func (d *Desired) Same(o *Desired) bool {
 func sameReference(a, b metav1.OwnerReference) bool {
 	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name && a.UID == b.UID &&
 		ptr.Equal(a.Controller, b.Controller) && ptr.Equal(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
-}
-
-func equalMaps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // Config returns the decoded config d's object holds, from its files in memory: what Decode would return, without

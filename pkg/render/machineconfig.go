@@ -44,12 +44,15 @@ func (r *outputRender) machineConfigs() ([]*machineconfigs.Desired, error) {
 	}
 	var out []*machineconfigs.Desired
 	for _, g := range r.groups {
-		raw, err := machineconfigs.Encode(g.files)
+		parsed := machineconfigs.Parsed(g.files)
+		raw, err := machineconfigs.EncodeParsed(parsed)
 		if err != nil {
 			return nil, fmt.Errorf("output %s: %w", r.state.Output, err)
 		}
 		for _, key := range g.keys {
-			out = append(out, machineconfigs.NewDesired(key, g.files, raw, g.owner))
+			d := machineconfigs.NewDesired(key, g.files, raw, g.owner)
+			d.Parsed = parsed
+			out = append(out, d)
 		}
 	}
 	return out, nil

@@ -15,16 +15,22 @@ import (
 // change parses only the configs that changed, pools whose MachineConfigs write the same files parse them once (also
 // when they are measured at the same time: one parses, the others wait for it), and this project's MachineConfig,
 // parsed before its write, is not parsed again once written. A stored MachineConfig's sum is kept by name, UID and
-// resourceVersion, so that an unchanged one is not hashed again. Sweep drops what the measurements since the last
-// Sweep did not use. Safe for concurrent use; a nil Cache parses every time.
+// resourceVersion (one not yet written by its encoding), so that an unchanged one is not hashed again. Sweep drops
+// what the measurements since the last Sweep did not use. Safe for concurrent use; a nil Cache parses every time.
 type Cache struct {
 	mu      sync.Mutex
 	entries map[[sha256.Size]byte]*cached
 	sums    map[version]*sum
 }
 
-// version identifies a stored MachineConfig.
-type version struct{ name, uid, resourceVersion string }
+// version identifies a stored MachineConfig by name, UID and resourceVersion, or one not yet written by its
+// encoding (raw: the first byte of spec.config, n its length), which the desired MachineConfigs of pools writing the
+// same files share and which is never changed once encoded.
+type version struct {
+	name, uid, resourceVersion string
+	raw                        *byte
+	n                          int
+}
 
 type sum struct {
 	sum  [sha256.Size]byte
@@ -50,21 +56,7 @@ func (c *Cache) parse(mc *mcfgv1.MachineConfig) (*ign3types.Config, error) {
 	if c == nil || len(mc.Spec.Config.Raw) == 0 {
 		return parse(mc)
 	}
-	key := c.sumOf(mc)
-	c.mu.Lock()
-	e, ok := c.entries[key]
-	if !ok {
-		e = &cached{done: make(chan struct{})}
-		c.entries[key] = e
-	}
-	e.used = true
-	c.mu.Unlock()
-	if ok {
-		<-e.done
-	} else {
-		e.cfg, e.err = parseRaw(mc.Spec.Config.Raw)
-		close(e.done)
-	}
+	e := c.load(c.sumOf(mc), func() (*ign3types.Config, error) { return parseRaw(mc.Spec.Config.Raw) })
 	if e.err != nil {
 		return nil, named(mc, e.err)
 	}
@@ -80,30 +72,43 @@ func (c *Cache) AddDesired(desired ...*machineconfigs.Desired) {
 		return
 	}
 	for _, d := range desired {
-		if d == nil || len(d.Object.Spec.Config.Raw) == 0 {
-			continue
+		if d != nil && len(d.Object.Spec.Config.Raw) > 0 {
+			c.load(c.sumOf(d.Object), func() (*ign3types.Config, error) {
+				if d.Parsed != nil {
+					return d.Parsed, nil
+				}
+				return machineconfigs.Parsed(d.Files), nil
+			})
 		}
-		key := c.sumOf(d.Object)
-		c.mu.Lock()
-		if e, ok := c.entries[key]; ok {
-			e.used = true
-			c.mu.Unlock()
-			continue
-		}
-		e := &cached{done: make(chan struct{}), used: true}
-		c.entries[key] = e
-		c.mu.Unlock()
-		e.cfg = machineconfigs.Parsed(d.Files)
-		close(e.done)
 	}
 }
 
-// sumOf returns the SHA-256 of mc's config: kept for a stored MachineConfig, computed for one not yet written.
-func (c *Cache) sumOf(mc *mcfgv1.MachineConfig) [sha256.Size]byte {
-	if mc.ResourceVersion == "" {
-		return sha256.Sum256(mc.Spec.Config.Raw)
+// load returns the entry of key, made by compute when the cache has none; a caller asking for a key being made
+// waits for it.
+func (c *Cache) load(key [sha256.Size]byte, compute func() (*ign3types.Config, error)) *cached {
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	if !ok {
+		e = &cached{done: make(chan struct{})}
+		c.entries[key] = e
 	}
+	e.used = true
+	c.mu.Unlock()
+	if ok {
+		<-e.done
+	} else {
+		e.cfg, e.err = compute()
+		close(e.done)
+	}
+	return e
+}
+
+// sumOf returns the SHA-256 of mc's config (not empty), kept by its version so that it is hashed once.
+func (c *Cache) sumOf(mc *mcfgv1.MachineConfig) [sha256.Size]byte {
 	v := version{name: mc.Name, uid: string(mc.UID), resourceVersion: mc.ResourceVersion}
+	if mc.ResourceVersion == "" {
+		v = version{raw: &mc.Spec.Config.Raw[0], n: len(mc.Spec.Config.Raw)}
+	}
 	c.mu.Lock()
 	s, ok := c.sums[v]
 	if ok {
