@@ -11,6 +11,7 @@ import (
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	operatorinformers "github.com/openshift/client-go/operator/informers/externalversions"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 )
@@ -37,8 +38,13 @@ func KeepUnreadFields() InformerOption {
 	return func(o *informerOptions) { o.keepUnread = true }
 }
 
+// informerMetaFactory reads apiVersion and kind for the MachineConfig informers' decoder (NewMachineConfigClient);
+// a variable so that a test can count its calls.
+var informerMetaFactory kjson.MetaFactory = typeMeta{}
+
 // NewInformers returns informer factories on clients for cfg, with the given resync period (0: none). The caches
-// hold the objects without what nothing here reads (dropUnread), unless KeepUnreadFields is given.
+// hold the objects without what nothing here reads (dropUnread), unless KeepUnreadFields is given. The
+// machineconfiguration.openshift.io informers decode with typeMeta (NewMachineConfigClient).
 func NewInformers(cfg *rest.Config, resync time.Duration, opts ...InformerOption) (Informers, error) {
 	configClient, err := configclient.NewForConfig(cfg)
 	if err != nil {
@@ -48,7 +54,7 @@ func NewInformers(cfg *rest.Config, resync time.Duration, opts ...InformerOption
 	if err != nil {
 		return Informers{}, fmt.Errorf("operator client: %w", err)
 	}
-	mcClient, err := mcfgclient.NewForConfig(cfg)
+	mcClient, err := newMachineConfigClient(cfg, informerMetaFactory)
 	if err != nil {
 		return Informers{}, fmt.Errorf("machineconfiguration client: %w", err)
 	}
