@@ -177,7 +177,8 @@ func newController(writers clients, inf cluster.Informers, recorder record.Event
 // HasSynced reports whether every informer cache is filled; /readyz uses it.
 func (c *Controller) HasSynced() bool { return c.reader.HasSynced() }
 
-// enqueue records an event and schedules a sync once the inputs have been quiet for SettleDelay.
+// enqueue records an event and schedules the queue key for when the inputs will have been quiet long enough to
+// render them ahead (renderAheadQuiet); the sync itself waits for SettleDelay (settling).
 func (c *Controller) enqueue() {
 	now := c.cfg.Clock.Now()
 	c.settleMu.Lock()
@@ -186,21 +187,34 @@ func (c *Controller) enqueue() {
 		c.firstEvent = now
 	}
 	c.settleMu.Unlock()
-	c.queue.AddAfter(queueKey, c.cfg.SettleDelay)
+	c.queue.AddAfter(queueKey, c.renderAheadQuiet())
+}
+
+// renderAheadQuiet is how long the inputs must be quiet before the worker renders them ahead of the sync: a
+// quarter of the settle delay. Within a burst (`kubectl apply -f dir/` sends an object every few milliseconds) it
+// never is, so a burst is rendered once, at its end, as before; a lone change is rendered while the rest of the
+// settle delay runs, and the sync at its end finds the render done (lastRender) and goes straight to the writes.
+func (c *Controller) renderAheadQuiet() time.Duration {
+	return c.cfg.SettleDelay / 4
 }
 
 // settling returns how much longer to wait before syncing, or 0 when the burst is over (or has lasted
-// MaxSettleDelay). A zero return also starts a new burst.
-func (c *Controller) settling() time.Duration {
+// MaxSettleDelay). A zero return also starts a new burst. While it waits, ahead says whether the inputs have been
+// quiet for renderAheadQuiet: the worker then renders them, and wait runs to the end of the settle delay;
+// otherwise wait runs until they will have been quiet that long.
+func (c *Controller) settling() (wait time.Duration, ahead bool) {
 	now := c.cfg.Clock.Now()
 	c.settleMu.Lock()
 	defer c.settleMu.Unlock()
 	quiet := now.Sub(c.lastEvent)
 	if !c.firstEvent.IsZero() && quiet < c.cfg.SettleDelay && now.Sub(c.firstEvent) < c.cfg.MaxSettleDelay {
-		return c.cfg.SettleDelay - quiet
+		if early := c.renderAheadQuiet() - quiet; early > 0 {
+			return early, false
+		}
+		return c.cfg.SettleDelay - quiet, true
 	}
 	c.firstEvent = time.Time{}
-	return 0
+	return 0, false
 }
 
 // Run waits for the caches, then syncs until ctx is cancelled. A sync in progress when ctx is cancelled
@@ -235,7 +249,10 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 		return false
 	}
 	defer c.queue.Done(key)
-	if wait := c.settling(); wait > 0 {
+	if wait, ahead := c.settling(); wait > 0 {
+		if ahead {
+			c.renderAhead()
+		}
 		c.queue.AddAfter(key, wait)
 		return true
 	}

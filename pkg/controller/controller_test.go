@@ -221,19 +221,23 @@ func TestSettlingWaitsUntilTheInputsAreQuiet(t *testing.T) {
 	s.ctrl.settleMu.Unlock()
 
 	s.ctrl.enqueue()
-	clock.Step(400 * time.Millisecond)
-	if d := s.ctrl.settling(); d != 600*time.Millisecond {
-		t.Errorf("0.4s after an event: wait %v more, want 0.6s", d)
+	clock.Step(100 * time.Millisecond)
+	if d, ahead := s.ctrl.settling(); d != 150*time.Millisecond || ahead {
+		t.Errorf("0.1s after an event: wait %v more (render ahead: %t), want 0.15s until the inputs may be rendered ahead", d, ahead)
+	}
+	clock.Step(300 * time.Millisecond)
+	if d, ahead := s.ctrl.settling(); d != 600*time.Millisecond || !ahead {
+		t.Errorf("0.4s after an event: wait %v more (render ahead: %t), want 0.6s and a render ahead", d, ahead)
 	}
 	for range 4 { // a stream of events every 0.7s
 		clock.Step(700 * time.Millisecond)
 		s.ctrl.enqueue()
 	}
-	if d := s.ctrl.settling(); d != 0 {
+	if d, _ := s.ctrl.settling(); d != 0 {
 		t.Errorf("after 3.2s of continuous events: wait %v more, want 0 (the 3s bound)", d)
 	}
 	clock.Step(time.Second)
-	if d := s.ctrl.settling(); d != 0 {
+	if d, _ := s.ctrl.settling(); d != 0 {
 		t.Errorf("after a quiet second: wait %v, want 0", d)
 	}
 }

@@ -1,0 +1,160 @@
+package controller
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2/ktesting"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/openshift/registries-controller/pkg/inputs"
+	"github.com/openshift/registries-controller/pkg/machineconfigs"
+	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/test/fixtures"
+	"github.com/openshift/registries-controller/test/framework"
+)
+
+// TestALoneChangeIsRenderedWhileTheSettleDelayRuns drives the worker (processNextWorkItem) with a fake clock: a
+// change that stays alone for a quarter of the settle delay is rendered then, nothing is written before the delay
+// is over, and the sync at its end writes that render without rendering again; a change that comes after the
+// render ahead is what the sync writes.
+func TestALoneChangeIsRenderedWhileTheSettleDelayRuns(t *testing.T) {
+	clock := clocktesting.NewFakeClock(time.Unix(1000, 0))
+	idms := fixtures.IDMS("a", fixtures.Mirror("quay.io/a", "m.local/first"))
+	idms.ResourceVersion = "1" // the fingerprint names versions; the fake clientsets keep the ones given
+	master, worker := fixtures.Pool("master", true), fixtures.Pool("worker", true)
+	master.ResourceVersion, worker.ResourceVersion = "1", "1"
+	s := newFakeShell(t, []runtime.Object{idms}, []runtime.Object{master, worker}, Config{Clock: clock, SettleDelay: time.Second})
+	_, ctx := ktesting.NewTestContext(t)
+
+	// The informers' first events started a burst: its sync creates the MachineConfigs.
+	clock.Step(time.Second)
+	s.work(t, ctx)
+	if got := s.writes(); len(got) != 2 {
+		t.Fatalf("writes %v after the first sync, want the two pools' creates", got)
+	}
+	s.waitCached(t, "99-worker-generated-registries")
+
+	s.changeMirror(t, ctx, idms, "2", "m.local/second")
+	clock.Step(s.ctrl.renderAheadQuiet())
+	s.work(t, ctx)
+	ahead := s.ctrl.last.out
+	if ahead == nil || s.ctrl.last.fingerprint == "" || !rendersMirror(t, ahead.Set.MachineConfigs, "m.local/second") {
+		t.Fatalf("a quarter of the settle delay after the change: no render ahead of it (%+v)", s.ctrl.last)
+	}
+	if got := s.writes(); len(got) != 2 {
+		t.Fatalf("writes %v before the settle delay is over", got)
+	}
+	clock.Step(time.Second - s.ctrl.renderAheadQuiet())
+	s.work(t, ctx)
+	if got := s.writes(); len(got) != 4 {
+		t.Fatalf("writes %v at the end of the settle delay, want the two pools' updates", got)
+	}
+	if s.ctrl.last.out != ahead {
+		t.Error("the sync rendered again the inputs rendered ahead of it")
+	}
+	if got := s.written(t, ctx, "99-worker-generated-registries"); !strings.Contains(got, "m.local/second") {
+		t.Errorf("the worker MachineConfig says\n%s\nwant the second mirror", got)
+	}
+
+	// A change after the render ahead: the sync renders again and writes it.
+	s.waitCached(t, "99-worker-generated-registries")
+	s.changeMirror(t, ctx, idms, "3", "m.local/third")
+	clock.Step(s.ctrl.renderAheadQuiet())
+	s.work(t, ctx)
+	ahead = s.ctrl.last.out
+	s.changeMirror(t, ctx, idms, "4", "m.local/fourth")
+	clock.Step(time.Second)
+	s.work(t, ctx)
+	if s.ctrl.last.out == ahead {
+		t.Error("the sync wrote the render of inputs that changed since")
+	}
+	if got := s.written(t, ctx, "99-worker-generated-registries"); !strings.Contains(got, "m.local/fourth") {
+		t.Errorf("the worker MachineConfig says\n%s\nwant the fourth mirror", got)
+	}
+}
+
+// work runs one item of the worker's queue, failing the test when none is ready within 10 s.
+func (s *fakeShell) work(t *testing.T, ctx context.Context) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.ctrl.processNextWorkItem(ctx)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the worker's queue had nothing ready")
+	}
+}
+
+// changeMirror sets the first mirror of idms to mirror at resourceVersion rv, and waits until the informer holds it.
+func (s *fakeShell) changeMirror(t *testing.T, ctx context.Context, idms *configv1.ImageDigestMirrorSet, rv, mirror string) {
+	t.Helper()
+	idms.ResourceVersion = rv
+	idms.Spec.ImageDigestMirrors[0].Mirrors = []configv1.ImageMirror{configv1.ImageMirror(mirror)}
+	if _, err := s.config.ConfigV1().ImageDigestMirrorSets().Update(ctx, idms, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	framework.Eventually(t, 10*time.Second, "the informer holds version "+rv, func() (bool, string) {
+		got := s.cached(t, inputs.KindImageDigestMirrorSet, idms.Name).(metav1.Object).GetResourceVersion()
+		return got == rv, got
+	})
+}
+
+// waitCached waits until the MachineConfig informer holds the MachineConfig name as the fake API server does, so
+// that its event is not taken for a later change.
+func (s *fakeShell) waitCached(t *testing.T, name string) {
+	t.Helper()
+	framework.Eventually(t, 10*time.Second, "the informer holds "+name, func() (bool, string) {
+		want, err := s.mc.MachineconfigurationV1().MachineConfigs().Get(context.Background(), name, metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		have, err := s.ctrl.configs.Get(name)
+		if err != nil {
+			return false, err.Error()
+		}
+		return string(have.Spec.Config.Raw) == string(want.Spec.Config.Raw), "an older version"
+	})
+}
+
+// written returns the registries.conf the MachineConfig name writes, as the fake API server holds it.
+func (s *fakeShell) written(t *testing.T, ctx context.Context, name string) string {
+	t.Helper()
+	mc, err := s.mc.MachineconfigurationV1().MachineConfigs().Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := machineconfigs.DecodeFiles(mc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(files.Content(nodefiles.RegistriesConf))
+}
+
+// rendersMirror reports whether every registries MachineConfig of mcs writes mirror into registries.conf.
+func rendersMirror(t *testing.T, mcs []*machineconfigs.Desired, mirror string) bool {
+	t.Helper()
+	n := 0
+	for _, d := range mcs {
+		if d.Key.Output != machineconfigs.Registries {
+			continue
+		}
+		files, err := machineconfigs.DecodeFiles(d.Object)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(files.Content(nodefiles.RegistriesConf)), mirror) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
