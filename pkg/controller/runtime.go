@@ -105,7 +105,7 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 		broadcaster: record.NewBroadcaster(record.WithContext(ctx), record.WithCorrelatorOptions(eventCorrelation)),
 	}
 	recorder := r.broadcaster.NewRecorder(Scheme(), corev1.EventSource{Component: FieldManager})
-	writers := clients{MachineConfigs: mcClient.MachineconfigurationV1(), Status: statusClient, ClusterOperators: configClient.ConfigV1()}
+	writers := clients{MachineConfigs: newMetadataWriter(mcClient.MachineconfigurationV1()), Status: statusClient, ClusterOperators: configClient.ConfigV1()}
 	r.Controller, err = newController(writers, r.informers, recorder, newMetrics(reg), conf)
 	if err != nil {
 		return nil, err

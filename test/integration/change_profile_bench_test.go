@@ -71,7 +71,7 @@ func BenchmarkOneChangeAtScaleInProcess(b *testing.B) {
 }
 
 // waitWorkerFinal waits, for five minutes at most, until the worker MachineConfig's registries.conf satisfies final.
-func waitWorkerFinal(b *testing.B, final func(string) (bool, string)) {
+func waitWorkerFinal(b testing.TB, final func(string) (bool, string)) {
 	b.Helper()
 	framework.Eventually(b, 5*time.Minute, "the worker MachineConfig with every object", func() (bool, string) {
 		mc, err := cp.MachineConfig.MachineconfigurationV1().MachineConfigs().Get(context.Background(), workerMC, metav1.GetOptions{})
