@@ -82,7 +82,6 @@ func TestResyncsAndUnrelatedEventsWriteNothing(t *testing.T) {
 	waitForEntry(t, "quay.io/steady", "the mirror", func(e *sysregistriesv2.Registry) bool { return e != nil })
 	ctrl.settle(t) // the writes' own events are over
 	writes := countWrites(t)
-	syncsBefore := ctrl.counter(t, "registries_controller_syncs_total", map[string]string{"result": "unchanged"})
 
 	// Unrelated changes: metadata only, another MachineConfig, a pool status.
 	cp.RunKubectl(t, "annotate", "imagedigestmirrorset", "steady", "note=unrelated")
@@ -98,15 +97,10 @@ spec: {}
 	noOpSyncs := framework.Witness{What: "no-op syncs", Need: 3, Count: func() float64 {
 		return ctrl.counter(t, "registries_controller_syncs_total", map[string]string{"result": "unchanged"})
 	}}
-	framework.Quiet(t, 3*time.Second, "a write by a resync or an unrelated change", noOpSyncs, func() (bool, string) { // about 15 resyncs of every informer
+	syncs := framework.Quiet(t, 3*time.Second, "a write by a resync or an unrelated change", noOpSyncs, func() (bool, string) { // about 15 resyncs of every informer
 		m, w := writes.get(masterMC), writes.get(workerMC)
 		return m+w != 0, fmt.Sprintf("writes: master %d, worker %d", m, w)
 	})
-
-	syncs := ctrl.counter(t, "registries_controller_syncs_total", map[string]string{"result": "unchanged"}) - syncsBefore
-	if syncs < 3 {
-		t.Fatalf("only %v syncs ran in 3s of 200ms resyncs: the test would prove nothing", syncs)
-	}
 	for _, name := range []string{masterMC, workerMC} {
 		if n := writes.get(name); n != 0 {
 			t.Errorf("%s was written %d times by %v no-op syncs, want 0", name, n, syncs)

@@ -70,8 +70,8 @@ func TestAMachineConfigMCOOrAnOlderBuildWroteIsTakenOverWithoutRollingANode(t *t
 	second := startInProcess(t, cp.RESTConfig, fastSettle, 0)
 	waitTakenOver(t)
 	second.stop()
-	if got := statusConfig(t, framework.PoolWorker); got != rendered {
-		t.Errorf("after the takeover of MCO's MachineConfig the pool is on %s, want %s: a node rolled", got, rendered)
+	if got, err := sim.WaitUpdated(ctx, framework.PoolWorker); err != nil || got != rendered {
+		t.Errorf("after the takeover of MCO's MachineConfig the pool is on %s (%v), want %s: a node rolled", got, err, rendered)
 	}
 
 	// An older build of this project wrote it: MCO's render controller refuses the pool until the controller drops
