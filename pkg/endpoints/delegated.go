@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
@@ -16,6 +15,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/cache"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/util/wait"
 	authenticationclient "k8s.io/client-go/kubernetes/typed/authentication/v1"
@@ -34,7 +34,7 @@ const (
 	// allowCacheTTL and denyCacheTTL are how long a SubjectAccessReview's answer is reused.
 	allowCacheTTL = 10 * time.Second
 	denyCacheTTL  = 10 * time.Second
-	// cacheEntries bounds each cache; when it is full and nothing in it has expired, it is emptied.
+	// cacheEntries bounds each cache; when it is full, the entry used least recently goes.
 	cacheEntries = 1024
 )
 
@@ -75,8 +75,8 @@ func delegated(h http.Handler, cfg *rest.Config) (http.Handler, error) {
 		tokens:  authn.TokenReviews(),
 		reviews: authz.SubjectAccessReviews(),
 		backoff: webhookRetryBackoff(),
-		users:   newTTLCache[authenticationv1.TokenReviewStatus](),
-		answers: newTTLCache[authorizationv1.SubjectAccessReviewStatus](),
+		users:   cache.NewLRUExpireCache(cacheEntries),
+		answers: cache.NewLRUExpireCache(cacheEntries),
 	}, nil
 }
 
@@ -85,8 +85,10 @@ type delegatedHandler struct {
 	tokens  authenticationclient.TokenReviewInterface
 	reviews authorizationclient.SubjectAccessReviewInterface
 	backoff wait.Backoff
-	users   *ttlCache[authenticationv1.TokenReviewStatus]
-	answers *ttlCache[authorizationv1.SubjectAccessReviewStatus]
+	// users and answers remember the API server's answers for a while: TokenReviewStatus by tokenKey,
+	// SubjectAccessReviewStatus by the review's spec.
+	users   *cache.LRUExpireCache
+	answers *cache.LRUExpireCache
 }
 
 func (d *delegatedHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
@@ -132,7 +134,7 @@ func (d *delegatedHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // if any, as the error).
 func (d *delegatedHandler) authenticate(ctx context.Context, token string) (*authenticationv1.UserInfo, error) {
 	key := tokenKey(token)
-	status, ok := d.users.get(key)
+	status, ok := cachedAs[authenticationv1.TokenReviewStatus](d.users, key)
 	if !ok {
 		ctx, cancel := context.WithTimeout(ctx, reviewTimeout)
 		defer cancel()
@@ -146,7 +148,7 @@ func (d *delegatedHandler) authenticate(ctx context.Context, token string) (*aut
 		}
 		status = result.Status
 		if status.Authenticated || status.Error == "" { // a review that says why it failed is not remembered
-			d.users.put(key, status, tokenCacheTTL)
+			d.users.Add(key, status, tokenCacheTTL)
 		}
 	}
 	if !status.Authenticated {
@@ -182,7 +184,7 @@ func (d *delegatedHandler) authorize(ctx context.Context, user *authenticationv1
 	if err != nil {
 		return nil, err
 	}
-	if status, ok := d.answers.get(string(key)); ok {
+	if status, ok := cachedAs[authorizationv1.SubjectAccessReviewStatus](d.answers, string(key)); ok {
 		return &status, nil
 	}
 	var result *authorizationv1.SubjectAccessReview
@@ -196,7 +198,7 @@ func (d *delegatedHandler) authorize(ctx context.Context, user *authenticationv1
 	if result.Status.Allowed {
 		ttl = allowCacheTTL
 	}
-	d.answers.put(string(key), result.Status, ttl)
+	d.answers.Add(string(key), result.Status, ttl)
 	return &result.Status, nil
 }
 
@@ -259,46 +261,12 @@ func writeStatus(w http.ResponseWriter, err *apierrors.StatusError) {
 	_, _ = w.Write(append(body, '\n'))
 }
 
-// ttlCache remembers values for a while, up to cacheEntries of them.
-type ttlCache[V any] struct {
-	mu      sync.Mutex
-	entries map[string]ttlEntry[V]
-	now     func() time.Time
-}
-
-type ttlEntry[V any] struct {
-	value   V
-	expires time.Time
-}
-
-func newTTLCache[V any]() *ttlCache[V] {
-	return &ttlCache[V]{entries: map[string]ttlEntry[V]{}, now: time.Now}
-}
-
-func (c *ttlCache[V]) get(key string) (V, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[key]
-	if !ok || !c.now().Before(e.expires) {
+// cachedAs returns the value c holds for key, if it holds one that has not expired.
+func cachedAs[V any](c *cache.LRUExpireCache, key string) (V, bool) {
+	v, ok := c.Get(key)
+	if !ok {
 		var zero V
 		return zero, false
 	}
-	return e.value, true
-}
-
-func (c *ttlCache[V]) put(key string, value V, ttl time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := c.now()
-	if len(c.entries) >= cacheEntries {
-		for k, e := range c.entries {
-			if !now.Before(e.expires) {
-				delete(c.entries, k)
-			}
-		}
-		if len(c.entries) >= cacheEntries {
-			clear(c.entries)
-		}
-	}
-	c.entries[key] = ttlEntry[V]{value: value, expires: now.Add(ttl)}
+	return v.(V), true
 }

@@ -13,7 +13,9 @@ import (
 	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/cache"
 	"k8s.io/client-go/rest"
+	clocktesting "k8s.io/utils/clock/testing"
 )
 
 // reviewer answers TokenReviews and SubjectAccessReviews as an API server would, from fixed tables, and counts
@@ -180,9 +182,9 @@ func TestMetricsAnswerAsTheAPIServersFiltersDo(t *testing.T) {
 
 func TestMetricsReviewsAreRetriedAndAnswersExpire(t *testing.T) {
 	rv, d, server := startReviewer(t)
-	now := time.Now()
-	clock := func() time.Time { return now }
-	d.users.now, d.answers.now = clock, clock
+	clock := clocktesting.NewFakeClock(time.Now())
+	d.users = cache.NewLRUExpireCacheWithClock(cacheEntries, clock)
+	d.answers = cache.NewLRUExpireCacheWithClock(cacheEntries, clock)
 
 	rv.mu.Lock()
 	rv.failures = 2 // the TokenReview twice
@@ -194,7 +196,7 @@ func TestMetricsReviewsAreRetriedAndAnswersExpire(t *testing.T) {
 		t.Errorf("%d TokenReviews and %d SubjectAccessReviews answered, want 1 each", tr, sars)
 	}
 
-	now = now.Add(tokenCacheTTL)
+	clock.Step(tokenCacheTTL + time.Nanosecond) // an answer is good for the whole TTL, and not a moment longer
 	if code, _ := getMetricsAs(t, server.URL, "prom-token"); code != http.StatusOK {
 		t.Errorf("after the cache's TTL: %d, want 200", code)
 	}
@@ -203,7 +205,7 @@ func TestMetricsReviewsAreRetriedAndAnswersExpire(t *testing.T) {
 	}
 
 	// A review the API server refuses outright is not retried: 401 when it is the TokenReview.
-	now = now.Add(tokenCacheTTL)
+	clock.Step(tokenCacheTTL + time.Nanosecond)
 	rv.mu.Lock()
 	rv.forbidReviews = true
 	rv.mu.Unlock()
@@ -218,7 +220,7 @@ func TestMetricsAnswer500WhenTheSubjectAccessReviewFails(t *testing.T) {
 		t.Fatalf("prometheus: %d, want 200", code)
 	}
 	// The token's answer is cached; a user not seen yet needs a SubjectAccessReview the API server now refuses.
-	d.users.put(tokenKey("other-token"), authenticationv1.TokenReviewStatus{Authenticated: true, User: authenticationv1.UserInfo{Username: "other"}}, time.Minute)
+	d.users.Add(tokenKey("other-token"), authenticationv1.TokenReviewStatus{Authenticated: true, User: authenticationv1.UserInfo{Username: "other"}}, time.Minute)
 	rv.mu.Lock()
 	rv.forbidReviews = true
 	rv.mu.Unlock()
