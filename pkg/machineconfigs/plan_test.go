@@ -49,16 +49,6 @@ func withoutOwners(mc *mcfgv1.MachineConfig) *mcfgv1.MachineConfig {
 	return mc
 }
 
-// writtenBy changes a MachineConfig as an older build of this project or MCO wrote it: the writer's build in the
-// version annotation, and a plain owner reference (no controller, no blockOwnerDeletion).
-func writtenBy(mc *mcfgv1.MachineConfig, build string) *mcfgv1.MachineConfig {
-	mc.Annotations = map[string]string{machineconfigs.VersionAnnotation: build}
-	for i := range mc.OwnerReferences {
-		mc.OwnerReferences[i].Controller, mc.OwnerReferences[i].BlockOwnerDeletion = nil, nil
-	}
-	return mc
-}
-
 func withRole(mc *mcfgv1.MachineConfig, role string) *mcfgv1.MachineConfig {
 	mc.Labels[mcfgv1.MachineConfigRoleLabelKey] = role
 	return mc
@@ -123,7 +113,7 @@ func TestPlan(t *testing.T) {
 	}, {
 		name: "a MachineConfig an older build wrote is updated, metadata alone: its version annotation dropped, its reference a controller's",
 		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{writtenBy(held(want(t, registries("worker"), conf)), "v0.9.0")}
+			return []*mcfgv1.MachineConfig{fixtures.WrittenBy(held(want(t, registries("worker"), conf)), "v0.9.0")}
 		},
 		desired: func(t *testing.T) *machineconfigs.Set { return set(nil, want(t, registries("worker"), conf)) },
 		want: []string{`update 99-worker-generated-registries: annotation machineconfiguration.openshift.io/generated-by-controller-version: ` +
@@ -131,7 +121,7 @@ func TestPlan(t *testing.T) {
 	}, {
 		name: "MCO's, its build in the annotation, is taken over alike, a credential providers one too",
 		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{writtenBy(held(want(t, providers("worker"), provider)), "f1a2b3c")}
+			return []*mcfgv1.MachineConfig{fixtures.WrittenBy(held(want(t, providers("worker"), provider)), "f1a2b3c")}
 		},
 		desired: func(t *testing.T) *machineconfigs.Set {
 			return set([]machineconfigs.OutputState{written(machineconfigs.CredentialProviders)}, want(t, providers("worker"), provider))
@@ -141,14 +131,14 @@ func TestPlan(t *testing.T) {
 	}, {
 		name: "but not when any build will do, as for preview, which runs another build than the controller",
 		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{writtenBy(held(want(t, registries("worker"), conf)), "v0.9.0")}
+			return []*mcfgv1.MachineConfig{fixtures.WrittenBy(held(want(t, registries("worker"), conf)), "v0.9.0")}
 		},
 		desired: func(t *testing.T) *machineconfigs.Set { return set(nil, want(t, registries("worker"), conf)) },
 		opts:    machineconfigs.PlanOptions{AnyBuild: true},
 	}, {
 		name: "any build will do, but not any content",
 		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{writtenBy(held(want(t, registries("worker"), otherConf)), "v0.9.0")}
+			return []*mcfgv1.MachineConfig{fixtures.WrittenBy(held(want(t, registries("worker"), otherConf)), "v0.9.0")}
 		},
 		desired: func(t *testing.T) *machineconfigs.Set { return set(nil, want(t, registries("worker"), conf)) },
 		opts:    machineconfigs.PlanOptions{AnyBuild: true},
@@ -212,14 +202,14 @@ func TestPlan(t *testing.T) {
 	}, {
 		name: "a version annotation does not make a per-object output's MachineConfig ours without the controller reference",
 		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{writtenBy(withoutOwners(held(want(t, runtime("worker", 3), logLevel))), "f1a2b3c")}
+			return []*mcfgv1.MachineConfig{fixtures.WrittenBy(withoutOwners(held(want(t, runtime("worker", 3), logLevel))), "f1a2b3c")}
 		},
 		desired: func(t *testing.T) *machineconfigs.Set { return set([]machineconfigs.OutputState{written(perObject)}) },
 	}, {
 		name: "an older build's MachineConfig of a pool that is gone is deleted, by its plain reference and annotation or by the annotation alone (install time)",
 		existing: func(t *testing.T) []*mcfgv1.MachineConfig {
-			return []*mcfgv1.MachineConfig{writtenBy(held(want(t, registries("arbiter"), conf)), "v0.9.0"),
-				writtenBy(withoutOwners(held(want(t, providers("arbiter"), provider))), "v0.9.0")}
+			return []*mcfgv1.MachineConfig{fixtures.WrittenBy(held(want(t, registries("arbiter"), conf)), "v0.9.0"),
+				fixtures.WrittenBy(withoutOwners(held(want(t, providers("arbiter"), provider))), "v0.9.0")}
 		},
 		desired: func(t *testing.T) *machineconfigs.Set {
 			return set([]machineconfigs.OutputState{written(machineconfigs.CredentialProviders)})
@@ -363,17 +353,17 @@ func TestRegistriesAndCredentialProvidersMachineConfigsAreOursByTheirControllerR
 			t.Errorf("%s: not ours", o)
 		}
 		for _, build := range []string{"v0.9.0", "f1a2b3c", ""} {
-			if old := writtenBy(d.Object.DeepCopy(), build); !machineconfigs.Ours(key, old) {
+			if old := fixtures.WrittenBy(d.Object.DeepCopy(), build); !machineconfigs.Ours(key, old) {
 				t.Errorf("%s: written by %q with a plain reference, not ours", o, build)
 			}
-			if installed := writtenBy(withoutOwners(d.Object.DeepCopy()), build); !machineconfigs.Ours(key, installed) {
+			if installed := fixtures.WrittenBy(withoutOwners(d.Object.DeepCopy()), build); !machineconfigs.Ours(key, installed) {
 				t.Errorf("%s: written by %q at install time (no owner), not ours", o, build)
 			}
 		}
 		if admins := withoutOwners(d.Object.DeepCopy()); machineconfigs.Ours(key, admins) {
 			t.Errorf("%s: an admin's MachineConfig named alike, with neither reference nor annotation, is taken for ours", o)
 		}
-		plain := writtenBy(d.Object.DeepCopy(), "")
+		plain := fixtures.WrittenBy(d.Object.DeepCopy(), "")
 		plain.Annotations = nil
 		if machineconfigs.Ours(key, plain) {
 			t.Errorf("%s: a plain reference alone is taken for ours", o)

@@ -133,11 +133,7 @@ func outcomes(pools []preview.Pool) string {
 func objectsOfAnOlderBuild(ds []*machineconfigs.Desired, build string) []*mcfgv1.MachineConfig {
 	out := make([]*mcfgv1.MachineConfig, len(ds))
 	for i, d := range ds {
-		out[i] = d.Object.DeepCopy()
-		out[i].Annotations = map[string]string{machineconfigs.VersionAnnotation: build}
-		for j := range out[i].OwnerReferences {
-			out[i].OwnerReferences[j].Controller, out[i].OwnerReferences[j].BlockOwnerDeletion = nil, nil
-		}
+		out[i] = fixtures.WrittenBy(d.Object.DeepCopy(), build)
 	}
 	return out
 }

@@ -92,18 +92,24 @@ func (cp *ControlPlane) PokePool(t testing.TB) {
 	cp.RunKubectl(t, "label", "--overwrite", "machineconfigpool", "worker", fmt.Sprintf("registries-controller-test/quiet=%d", pokes.Add(1)))
 }
 
-// PokedSync is a witness for Quiet of one sync of c that follows a change Quiet makes when it starts
-// (cp.PokePool). It reads c's /metrics until c answers, for up to 30 s: a read that failed under load must not
-// count as syncs.
-func (c *Controller) PokedSync(t testing.TB, cp *ControlPlane) Witness {
-	return Witness{What: "syncs of " + c.Name + " after a new label on the worker pool", Need: 1,
+// PokedSync is a witness for Quiet of one sync of the controller who (a process, or one in the test's process)
+// that follows a change Quiet makes when it starts (cp.PokePool). syncs reads how many syncs it ran, -1 when it
+// cannot be read: it is read again until it can, for up to 30 s, since a read that failed under load must not count
+// as syncs.
+func (cp *ControlPlane) PokedSync(t testing.TB, who string, syncs func() float64) Witness {
+	return Witness{What: "syncs of " + who + " after a new label on the worker pool", Need: 1,
 		Count: func() float64 {
 			n := -1.0
-			Eventually(t, 30*time.Second, c.Name+"'s /metrics", func() (bool, string) {
-				n = c.Metric("registries_controller_syncs_total", nil)
+			Eventually(t, 30*time.Second, who+"'s count of syncs", func() (bool, string) {
+				n = syncs()
 				return n >= 0, fmt.Sprint(n)
 			})
 			return n
 		},
 		Start: func() { cp.PokePool(t) }}
+}
+
+// PokedSync is cp.PokedSync of c, read from its /metrics.
+func (c *Controller) PokedSync(t testing.TB, cp *ControlPlane) Witness {
+	return cp.PokedSync(t, c.Name, func() float64 { return c.Metric("registries_controller_syncs_total", nil) })
 }

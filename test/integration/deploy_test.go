@@ -348,20 +348,9 @@ func (p *process) syncs() int {
 	return total
 }
 
-// pokedSync is a witness for framework.Quiet of one sync of p that follows a change Quiet makes when it starts, as
-// running.pokedSync is for a controller in the test's process. It reads /metrics until the process answers: a
-// read that failed under load must not count as syncs.
+// pokedSync is cp.PokedSync of p, the leader.
 func (p *process) pokedSync(t testing.TB) framework.Witness {
-	return framework.Witness{What: "syncs of the leader after a new label on the worker pool", Need: 1,
-		Count: func() float64 {
-			var n int
-			framework.Eventually(t, 30*time.Second, "the leader's /metrics", func() (bool, string) {
-				n = p.syncs()
-				return n >= 0, fmt.Sprint(n)
-			})
-			return float64(n)
-		},
-		Start: func() { cp.PokePool(t) }}
+	return cp.PokedSync(t, "the leader", func() float64 { return float64(p.syncs()) })
 }
 
 func TestOneOfTwoProcessesLeadsAndTheOtherTakesOver(t *testing.T) {

@@ -106,15 +106,11 @@ func (r *running) syncs(t testing.TB, need float64) framework.Witness {
 	}}
 }
 
-// pokedSync is a witness for framework.Quiet of one sync that follows a change Quiet makes when it starts: a new
-// label on the worker pool (cp.PokePool), which changes nothing the controller renders. The controller has one
-// queue key, so that sync runs after every event before the label: once it ran, whatever those events would write
-// is written.
+// pokedSync is cp.PokedSync of the controller: one sync after a new label on the worker pool (cp.PokePool), which
+// changes nothing the controller renders. The controller has one queue key, so that sync runs after every event
+// before the label: once it ran, whatever those events would write is written.
 func (r *running) pokedSync(t testing.TB) framework.Witness {
-	w := r.syncs(t, 1)
-	w.What = "syncs of the controller after a new label on the worker pool"
-	w.Start = func() { cp.PokePool(t) }
-	return w
+	return cp.PokedSync(t, "the controller", func() float64 { return r.counter(t, "registries_controller_syncs_total", nil) })
 }
 
 // settle waits until the controller has synced after a change it makes now (the label pokedSync sets): the

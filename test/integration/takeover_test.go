@@ -24,11 +24,7 @@ func asWrittenBy(t *testing.T, build string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mc.Annotations = map[string]string{machineconfigs.VersionAnnotation: build}
-	for i := range mc.OwnerReferences {
-		mc.OwnerReferences[i].Controller, mc.OwnerReferences[i].BlockOwnerDeletion = nil, nil
-	}
-	if _, err := mcs.Update(context.Background(), mc, metav1.UpdateOptions{}); err != nil {
+	if _, err := mcs.Update(context.Background(), fixtures.WrittenBy(mc, build), metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
