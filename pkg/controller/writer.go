@@ -58,10 +58,10 @@ func (m metadataMachineConfigs) Update(ctx context.Context, mc *mcfgv1.MachineCo
 // the spec as sent: a MachineConfig has no defaults, and the controller writes no field the CRD's schema prunes.
 // An API server that answers with the whole object (one without the transformation) is read all the same.
 func written(sent *mcfgv1.MachineConfig, res rest.Result) (*mcfgv1.MachineConfig, error) {
-	body, err := res.Raw()
-	if err != nil {
+	if err := res.Error(); err != nil { // the API server's Status, as the generated client returns it
 		return nil, err
 	}
+	body, _ := res.Raw()
 	var answer metav1.PartialObjectMetadata
 	if err := json.Unmarshal(body, &answer); err != nil {
 		return nil, fmt.Errorf("reading the API server's answer to a write of MachineConfig %s: %w", sent.Name, err)
