@@ -249,10 +249,12 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 		return false
 	}
 	defer c.queue.Done(key)
-	if wait, ahead := c.settling(); wait > 0 {
-		if ahead {
-			c.renderAhead()
-		}
+	wait, ahead := c.settling()
+	if ahead {
+		c.renderAhead()
+		wait, _ = c.settling() // the render took some of the delay: the sync is due at its end, not later
+	}
+	if wait > 0 {
 		c.queue.AddAfter(key, wait)
 		return true
 	}

@@ -15,6 +15,8 @@ import (
 	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
+	"github.com/openshift/registries-controller/pkg/registriesconf"
+	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/test/fixtures"
 	"github.com/openshift/registries-controller/test/framework"
 )
@@ -29,7 +31,11 @@ func TestALoneChangeIsRenderedWhileTheSettleDelayRuns(t *testing.T) {
 	idms.ResourceVersion = "1" // the fingerprint names versions; the fake clientsets keep the ones given
 	master, worker := fixtures.Pool("master", true), fixtures.Pool("worker", true)
 	master.ResourceVersion, worker.ResourceVersion = "1", "1"
-	s := newFakeShell(t, []runtime.Object{idms}, []runtime.Object{master, worker}, Config{Clock: clock, SettleDelay: time.Second})
+	// Each load-back takes 100 ms by the clock: the sync is due at the end of the settle delay, whatever the
+	// render ahead took of it.
+	const loadBack = 100 * time.Millisecond
+	checker := slowChecker{Checker: registriesconf.NewChecker(), clock: clock, takes: loadBack}
+	s := newFakeShell(t, []runtime.Object{idms}, []runtime.Object{master, worker}, Config{Clock: clock, SettleDelay: time.Second, Checker: checker})
 	_, ctx := ktesting.NewTestContext(t)
 
 	// The informers' first events started a burst: its sync creates the MachineConfigs.
@@ -50,7 +56,7 @@ func TestALoneChangeIsRenderedWhileTheSettleDelayRuns(t *testing.T) {
 	if got := s.writes(); len(got) != 2 {
 		t.Fatalf("writes %v before the settle delay is over", got)
 	}
-	clock.Step(time.Second - s.ctrl.renderAheadQuiet())
+	clock.Step(time.Second - s.ctrl.renderAheadQuiet() - loadBack)
 	s.work(t, ctx)
 	if got := s.writes(); len(got) != 4 {
 		t.Fatalf("writes %v at the end of the settle delay, want the two pools' updates", got)
@@ -77,6 +83,18 @@ func TestALoneChangeIsRenderedWhileTheSettleDelayRuns(t *testing.T) {
 	if got := s.written(t, ctx, "99-worker-generated-registries"); !strings.Contains(got, "m.local/fourth") {
 		t.Errorf("the worker MachineConfig says\n%s\nwant the fourth mirror", got)
 	}
+}
+
+// slowChecker is a Checker whose load-back takes the time takes by clock.
+type slowChecker struct {
+	render.Checker
+	clock *clocktesting.FakeClock
+	takes time.Duration
+}
+
+func (c slowChecker) Check(files nodefiles.Files) (int, error) {
+	c.clock.Step(c.takes)
+	return c.Checker.Check(files)
 }
 
 // work runs one item of the worker's queue, failing the test when none is ready within 10 s.
