@@ -21,6 +21,7 @@ import (
 	"github.com/containers/image/v5/docker"
 	"github.com/containers/image/v5/oci/layout"
 	"github.com/containers/image/v5/signature"
+	"github.com/containers/image/v5/transports"
 	"github.com/containers/image/v5/types"
 	"github.com/opencontainers/go-digest"
 	specs "github.com/opencontainers/image-spec/specs-go"
@@ -104,21 +105,37 @@ func (img *LayoutImage) Reference(t testing.TB) types.ImageReference {
 // registry), and fails the test when the pushed manifest's digest differs.
 func (img *LayoutImage) Push(t testing.TB, sys *types.SystemContext, dest string) {
 	t.Helper()
-	src := img.Reference(t)
 	dst, err := docker.ParseReference("//" + dest)
 	mustPayload(t, err)
-	pc, err := signature.NewPolicyContext(&signature.Policy{Default: signature.PolicyRequirements{signature.NewPRInsecureAcceptAnything()}})
-	mustPayload(t, err)
-	defer pc.Destroy()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	m, err := copy.Image(ctx, pc, dst, src, &copy.Options{DestinationCtx: sys})
-	if err != nil {
-		t.Fatalf("pushing to %s: %v", dest, err)
-	}
+	m := CopyAccepting(t, img.Reference(t), dst, &copy.Options{DestinationCtx: sys})
 	if got := digest.FromBytes(m); got != img.Digest {
 		t.Fatalf("pushing to %s changed the manifest: digest %s, want %s", dest, got, img.Digest)
 	}
+}
+
+// AcceptAnything returns the signature policy of pushes: anything is accepted. The caller destroys it.
+func AcceptAnything(t testing.TB) *signature.PolicyContext {
+	t.Helper()
+	pc, err := signature.NewPolicyContext(&signature.Policy{Default: signature.PolicyRequirements{signature.NewPRInsecureAcceptAnything()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pc
+}
+
+// CopyAccepting copies src to dst with containers/image's copy package under AcceptAnything, within 30 s, and returns
+// the manifest written.
+func CopyAccepting(t testing.TB, src, dst types.ImageReference, opts *copy.Options) []byte {
+	t.Helper()
+	pc := AcceptAnything(t)
+	defer pc.Destroy()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m, err := copy.Image(ctx, pc, dst, src, opts)
+	if err != nil {
+		t.Fatalf("copying %s to %s: %v", transports.ImageName(src), transports.ImageName(dst), err)
+	}
+	return m
 }
 
 // ReleaseMirror is a release payload assembled by a test, as a disconnected cluster's mirror holds it: a TLS

@@ -15,6 +15,8 @@ import (
 	"github.com/containers/image/v5/signature"
 	"github.com/containers/image/v5/types"
 	"github.com/sirupsen/logrus"
+
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // pullResult is what a real pull did, as containers/image's docker transport logged it.
@@ -80,7 +82,7 @@ func pull(t *testing.T, sys *types.SystemContext, policyJSON []byte, ref string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pc := acceptAnything(t)
+	pc := framework.AcceptAnything(t)
 	if policyJSON != nil {
 		policy, err := signature.NewPolicyFromBytes(policyJSON)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/containers/image/v5/copy"
+	"github.com/containers/image/v5/docker"
 	"github.com/containers/image/v5/signature/signer"
 	"github.com/containers/image/v5/signature/sigstore"
 	"github.com/containers/image/v5/types"
@@ -99,13 +100,13 @@ func newSignedEnv(t *testing.T) *signedEnv {
 // pushSigned pushes img to dest ("host/repo:tag"), signed by signers with sigstore attachments.
 func pushSigned(t *testing.T, img *framework.LayoutImage, sys *types.SystemContext, dest string, signers []*signer.Signer) {
 	t.Helper()
-	copyAccepting(t, img.Reference(t), dockerRef(t, "//"+dest), &copy.Options{DestinationCtx: sys, Signers: signers})
+	framework.CopyAccepting(t, img.Reference(t), dockerRef(t, "//"+dest), &copy.Options{DestinationCtx: sys, Signers: signers})
 }
 
 // copyImage copies an image between registries with its signatures, as `skopeo copy` mirrors a repository.
 func copyImage(t *testing.T, sys *types.SystemContext, from, to string) {
 	t.Helper()
-	copyAccepting(t, dockerRef(t, from), dockerRef(t, to), &copy.Options{SourceCtx: sys, DestinationCtx: sys})
+	framework.CopyAccepting(t, dockerRef(t, from), dockerRef(t, to), &copy.Options{SourceCtx: sys, DestinationCtx: sys})
 }
 
 // registriesD writes a node's /etc/containers/registries.d: the OS's base files and the rendered ones, with
@@ -277,4 +278,14 @@ func explainAgrees(t *testing.T, r *explain.Rendered, ref, policyPath, mirrorRep
 	if s.PolicyFile != policyPath || len(s.Locations) == 0 || !s.Locations[0].Attachments || s.Locations[0].Key != mirrorRepo {
 		t.Errorf("explain's signatures: %+v", s)
 	}
+}
+
+// dockerRef parses a docker transport reference ("//host/repo:tag").
+func dockerRef(t *testing.T, s string) types.ImageReference {
+	t.Helper()
+	ref, err := docker.ParseReference(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ref
 }
