@@ -114,10 +114,12 @@ type Controller struct {
 	// operator keeps the ClusterOperator's status current (clusteroperator.go).
 	operator *operatorStatus
 
-	// settle tracks the burst being absorbed: the last event, and the first one since the last sync.
-	settleMu   sync.Mutex
-	lastEvent  time.Time
-	firstEvent time.Time
+	// settle tracks the burst being absorbed: the last event, the first one since the last sync, and whether the
+	// inputs were rendered ahead in it (settling).
+	settleMu      sync.Mutex
+	lastEvent     time.Time
+	firstEvent    time.Time
+	renderedAhead bool
 }
 
 // clients are what the controller writes with: the MachineConfigs, the status of the objects reported on through
@@ -200,20 +202,23 @@ func (c *Controller) renderAheadQuiet() time.Duration {
 
 // settling returns how much longer to wait before syncing, or 0 when the burst is over (or has lasted
 // MaxSettleDelay). A zero return also starts a new burst. While it waits, ahead says whether the inputs have been
-// quiet for renderAheadQuiet: the worker then renders them, and wait runs to the end of the settle delay;
-// otherwise wait runs until they will have been quiet that long.
+// quiet for renderAheadQuiet for the first time in this burst: the worker then renders them, and wait runs to the
+// end of the settle delay; otherwise wait runs until they will have been quiet that long. Once per burst: a stream
+// of events a little further apart than renderAheadQuiet (an object updated every half second) is rendered once
+// ahead and once at MaxSettleDelay, not at every event.
 func (c *Controller) settling() (wait time.Duration, ahead bool) {
 	now := c.cfg.Clock.Now()
 	c.settleMu.Lock()
 	defer c.settleMu.Unlock()
 	quiet := now.Sub(c.lastEvent)
 	if !c.firstEvent.IsZero() && quiet < c.cfg.SettleDelay && now.Sub(c.firstEvent) < c.cfg.MaxSettleDelay {
-		if early := c.renderAheadQuiet() - quiet; early > 0 {
+		if early := c.renderAheadQuiet() - quiet; early > 0 && !c.renderedAhead {
 			return early, false
 		}
-		return c.cfg.SettleDelay - quiet, true
+		ahead, c.renderedAhead = !c.renderedAhead, true
+		return c.cfg.SettleDelay - quiet, ahead
 	}
-	c.firstEvent = time.Time{}
+	c.firstEvent, c.renderedAhead = time.Time{}, false
 	return 0, false
 }
 

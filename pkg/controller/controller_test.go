@@ -229,7 +229,19 @@ func TestSettlingWaitsUntilTheInputsAreQuiet(t *testing.T) {
 	if d, ahead := s.ctrl.settling(); d != 600*time.Millisecond || !ahead {
 		t.Errorf("0.4s after an event: wait %v more (render ahead: %t), want 0.6s and a render ahead", d, ahead)
 	}
-	for range 4 { // a stream of events every 0.7s
+	if d, ahead := s.ctrl.settling(); d != 600*time.Millisecond || ahead {
+		t.Errorf("asked again: wait %v more (render ahead: %t), want 0.6s and no second render ahead", d, ahead)
+	}
+	// A stream of events every 0.7s: rendered ahead once in the burst, not after each event.
+	clock.Step(700 * time.Millisecond)
+	s.ctrl.enqueue()
+	clock.Step(300 * time.Millisecond)
+	if d, ahead := s.ctrl.settling(); d != 700*time.Millisecond || ahead {
+		t.Errorf("0.3s after the next event of the burst: wait %v more (render ahead: %t), want 0.7s and no render ahead", d, ahead)
+	}
+	clock.Step(400 * time.Millisecond)
+	s.ctrl.enqueue()
+	for range 2 {
 		clock.Step(700 * time.Millisecond)
 		s.ctrl.enqueue()
 	}
@@ -239,6 +251,11 @@ func TestSettlingWaitsUntilTheInputsAreQuiet(t *testing.T) {
 	clock.Step(time.Second)
 	if d, _ := s.ctrl.settling(); d != 0 {
 		t.Errorf("after a quiet second: wait %v, want 0", d)
+	}
+	s.ctrl.enqueue() // a new burst is rendered ahead again
+	clock.Step(300 * time.Millisecond)
+	if d, ahead := s.ctrl.settling(); d != 700*time.Millisecond || !ahead {
+		t.Errorf("0.3s after the event of a new burst: wait %v more (render ahead: %t), want 0.7s and a render ahead", d, ahead)
 	}
 }
 
