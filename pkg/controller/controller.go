@@ -222,6 +222,13 @@ func (c *Controller) settling() (wait time.Duration, ahead bool) {
 	return 0, false
 }
 
+// mayRenderAhead lets settling ask for a render ahead again in the current burst.
+func (c *Controller) mayRenderAhead() {
+	c.settleMu.Lock()
+	c.renderedAhead = false
+	c.settleMu.Unlock()
+}
+
 // Run waits for the caches, then syncs until ctx is cancelled. A sync in progress when ctx is cancelled
 // finishes its current API call and stops; nothing half-written is left behind because each
 // MachineConfig is written in one request.
@@ -256,8 +263,11 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	defer c.queue.Done(key)
 	wait, ahead := c.settling()
 	if ahead {
-		c.renderAhead()
+		rendered := c.renderAhead()
 		wait, _ = c.settling() // the render took some of the delay: the sync is due at its end, not later
+		if !rendered {
+			c.mayRenderAhead() // the inputs had been rendered (the writes' own events): a later change still may be
+		}
 	}
 	if wait > 0 {
 		c.queue.AddAfter(key, wait)

@@ -68,11 +68,22 @@ func TestALoneChangeIsRenderedWhileTheSettleDelayRuns(t *testing.T) {
 		t.Errorf("the worker MachineConfig says\n%s\nwant the second mirror", got)
 	}
 
-	// A change after the render ahead: the sync renders again and writes it.
+	// The writes' own events start a burst whose inputs were rendered already: the look ahead renders nothing,
+	// and a change within that burst is still rendered ahead.
 	s.waitCached(t, "99-worker-generated-registries")
+	clock.Step(s.ctrl.renderAheadQuiet())
+	s.work(t, ctx)
+	if s.ctrl.last.out != ahead {
+		t.Fatal("the writes' own events rendered the same inputs again")
+	}
 	s.changeMirror(t, ctx, idms, "3", "m.local/third")
 	clock.Step(s.ctrl.renderAheadQuiet())
 	s.work(t, ctx)
+	if !rendersMirror(t, s.ctrl.last.out.Set.MachineConfigs, "m.local/third") {
+		t.Fatal("a change in the burst of the writes' own events was not rendered ahead")
+	}
+
+	// A change after the render ahead: the sync renders again and writes it.
 	ahead = s.ctrl.last.out
 	s.changeMirror(t, ctx, idms, "4", "m.local/fourth")
 	clock.Step(time.Second)

@@ -164,12 +164,16 @@ type lastRender struct {
 // renderAhead renders the inputs while the settle delay runs (settling), for the sync at its end to reuse: the
 // render, the containers/image load-back and the encoding (about 100 ms at 5,000 objects) are then done before the
 // delay is over, not after it. Only the worker calls it, between syncs, so that it never competes with a sync's
-// writes; an event after it makes the sync render again, as a sync without it would (render's fingerprint).
-func (c *Controller) renderAhead() {
+// writes; an event after it makes the sync render again, as a sync without it would (render's fingerprint). It
+// reports whether it rendered: inputs rendered already (the events of the controller's own writes, a pool's status)
+// are not rendered again.
+func (c *Controller) renderAhead() bool {
 	if !c.reader.HasSynced() {
-		return
+		return false
 	}
+	before := c.last.out
 	_, _ = c.render(&syncResult{inputs: c.reader.Inputs()})
+	return c.last.out != before
 }
 
 // render renders res.inputs, or reuses the last render when the inputs hold the same versions of the same objects
