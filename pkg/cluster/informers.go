@@ -38,13 +38,13 @@ func KeepUnreadFields() InformerOption {
 	return func(o *informerOptions) { o.keepUnread = true }
 }
 
-// informerMetaFactory reads apiVersion and kind for the MachineConfig informers' decoder (NewMachineConfigClient);
+// informerMetaFactory reads apiVersion and kind for the MachineConfig informers' decoder (newMachineConfigClient);
 // a variable so that a test can count its calls.
 var informerMetaFactory kjson.MetaFactory = typeMeta{}
 
 // NewInformers returns informer factories on clients for cfg, with the given resync period (0: none). The caches
 // hold the objects without what nothing here reads (dropUnread), unless KeepUnreadFields is given. The
-// machineconfiguration.openshift.io informers decode with typeMeta (NewMachineConfigClient).
+// machineconfiguration.openshift.io informers decode with typeMeta (newMachineConfigClient).
 func NewInformers(cfg *rest.Config, resync time.Duration, opts ...InformerOption) (Informers, error) {
 	configClient, err := configclient.NewForConfig(cfg)
 	if err != nil {

@@ -13,17 +13,13 @@ import (
 	"k8s.io/client-go/util/flowcontrol"
 )
 
-// NewMachineConfigClient returns the machineconfiguration.openshift.io clientset for cfg whose v1 client
-// (MachineConfigs, MachineConfigPools, ContainerRuntimeConfigs...) decodes responses and watch events with typeMeta
-// instead of apimachinery's SimpleMetaFactory: the same objects, without a full encoding/json pass over every
-// 1.4 MB MachineConfig just to read its apiVersion and kind (twice per watch event). It speaks JSON only, which is
+// newMachineConfigClient returns the machineconfiguration.openshift.io clientset for cfg whose v1 client
+// (MachineConfigs, MachineConfigPools, ContainerRuntimeConfigs...) decodes responses and watch events with meta
+// (typeMeta for NewInformers) instead of apimachinery's SimpleMetaFactory: the same objects, without a full
+// encoding/json pass over every 1.4 MB MachineConfig just to read its apiVersion and kind (twice per watch event). It speaks JSON only, which is
 // all the API server serves for custom resources. The generated NewForConfig cannot be given the serializer (its
 // setConfigDefaults overwrites the config's), so the v1 client is built on a RESTClient of its own, sharing the
 // clientset's HTTP client and rate limiter.
-func NewMachineConfigClient(cfg *rest.Config) (mcfgclient.Interface, error) {
-	return newMachineConfigClient(cfg, typeMeta{})
-}
-
 func newMachineConfigClient(cfg *rest.Config, meta kjson.MetaFactory) (mcfgclient.Interface, error) {
 	shared := rest.CopyConfig(cfg)
 	if shared.UserAgent == "" {

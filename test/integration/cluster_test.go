@@ -44,7 +44,7 @@ func TestConnectReadsTheInputsTheControllerReadsOrNamesWhatItCannotList(t *testi
 	}
 }
 
-// The informers NewInformers builds decode MachineConfigs with their own MetaFactory (cluster.NewMachineConfigClient):
+// The informers NewInformers builds decode MachineConfigs with their own MetaFactory (typeMeta, pkg/cluster):
 // a MachineConfig of 1.4 MB comes through the list and a watch event byte for byte.
 func TestTheInformersReadALargeMachineConfigIntactFromTheListAndTheWatch(t *testing.T) {
 	cp.Reset(t)
