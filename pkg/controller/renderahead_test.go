@@ -154,21 +154,19 @@ func (s *fakeShell) waitCached(t *testing.T, name string) {
 	})
 }
 
-// written returns the registries.conf the MachineConfig name writes, as the fake API server holds it.
+// written returns the registries.conf the MachineConfig name writes, as the fake API server holds it, decoded without
+// the code under test (framework.NodeFiles).
 func (s *fakeShell) written(t *testing.T, ctx context.Context, name string) string {
 	t.Helper()
 	mc, err := s.mc.MachineconfigurationV1().MachineConfigs().Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := machineconfigs.DecodeFiles(mc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(files.Content(nodefiles.RegistriesConf))
+	return framework.MustNodeFiles(t, mc)[nodefiles.RegistriesConf]
 }
 
-// rendersMirror reports whether every registries MachineConfig of mcs writes mirror into registries.conf.
+// rendersMirror reports whether every registries MachineConfig of mcs writes mirror into registries.conf (decoded by
+// framework.NodeFiles).
 func rendersMirror(t *testing.T, mcs []*machineconfigs.Desired, mirror string) bool {
 	t.Helper()
 	n := 0
@@ -176,11 +174,7 @@ func rendersMirror(t *testing.T, mcs []*machineconfigs.Desired, mirror string) b
 		if d.Key.Output != machineconfigs.Registries {
 			continue
 		}
-		files, err := machineconfigs.DecodeFiles(d.Object)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(string(files.Content(nodefiles.RegistriesConf)), mirror) {
+		if !strings.Contains(framework.MustNodeFiles(t, d.Object)[nodefiles.RegistriesConf], mirror) {
 			return false
 		}
 		n++
