@@ -99,6 +99,9 @@ func CheckRendered(out *Output, sizes []renderedconfig.Size) *inputs.InvalidErro
 	if len(refused) == 0 {
 		return nil
 	}
+	// By name: the pools come in the order of the informer's cache, and the message must not change between syncs
+	// that find the same (an event, a status write, for nothing).
+	slices.SortFunc(refused, func(a, b renderedconfig.Size) int { return strings.Compare(a.Pool, b.Pool) })
 	contributed := contributors(out, machineconfigs.Registries)
 	var ours []string
 	for _, c := range contributed {

@@ -106,6 +106,16 @@ func TestTheRenderedBudgetNamesThePoolsOtherMachineConfigs(t *testing.T) {
 	if invalid := render.CheckRendered(out, sizes); invalid != nil {
 		t.Errorf("a change that shrinks a pool over the limit is refused: %v", invalid)
 	}
+
+	// Pools over the limit are named by name, in whatever order they are measured (the informer's).
+	over := func(pool string) renderedconfig.Size {
+		return renderedconfig.Size{Pool: pool, Bytes: renderedconfig.MaxBytes + 1}
+	}
+	first := render.CheckRendered(out, []renderedconfig.Size{over("worker"), over("master")})
+	second := render.CheckRendered(out, []renderedconfig.Size{over("master"), over("worker")})
+	if first == nil || second == nil || first.Error() != second.Error() || !strings.Contains(first.Error(), "of pools master, worker is over") {
+		t.Errorf("two pools over the limit, measured in two orders: %v; %v", first, second)
+	}
 }
 
 func TestTheRenderedBudgetOfACustomPoolCarriesTheWorkersMachineConfigs(t *testing.T) {
