@@ -3,10 +3,12 @@ package controller
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
@@ -31,14 +33,41 @@ func (c *Controller) measureRendered(ctx context.Context, pools []*mcfgv1.Machin
 	return out
 }
 
-// renderedKey identifies what the pools' rendered MachineConfigs are made of, as far as the pools say: each pool's
-// name, selector and current rendered MachineConfig.
-func renderedKey(pools []*mcfgv1.MachineConfigPool) string {
+// renderedKey identifies what the pools' rendered MachineConfigs are made of: each pool's name, selector and
+// current rendered MachineConfig (poolKey), and the version of every MachineConfig of another writer in all (those
+// the render controller merges besides this project's). A pool's rendered MachineConfig alone does
+// not say it: the render controller names its next one only after another writer's MachineConfig arrives, and the
+// pool's status names it only once every node runs it, which can take hours.
+func renderedKey(pools []*mcfgv1.MachineConfigPool, all []*mcfgv1.MachineConfig) string {
 	var b strings.Builder
 	for _, p := range pools {
-		fmt.Fprintf(&b, "%s/%s/%s/%s;", p.Name, p.UID, renderedconfig.CurrentName(p), metav1.FormatLabelSelector(p.Spec.MachineConfigSelector))
+		b.WriteString(poolKey(p))
 	}
+	var others []string
+	for _, mc := range all {
+		if mergedIntoPools(mc) && !machineconfigs.IsGenerated(mc) {
+			others = append(others, mc.Name+"/"+string(mc.UID)+"/"+mc.ResourceVersion)
+		}
+	}
+	slices.Sort(others)
+	b.WriteString(strings.Join(others, ";"))
 	return b.String()
+}
+
+// poolKey identifies what a pool's rendered MachineConfig is made of, as far as the pool says: its name, selector
+// and current rendered MachineConfig.
+func poolKey(p *mcfgv1.MachineConfigPool) string {
+	return fmt.Sprintf("%s/%s/%s/%s;", p.Name, p.UID, renderedconfig.CurrentName(p), metav1.FormatLabelSelector(p.Spec.MachineConfigSelector))
+}
+
+// mergedIntoPools reports whether obj (a MachineConfig, or the tombstone of one) is one the render controller merges into a
+// pool's rendered MachineConfig: any but a rendered one.
+func mergedIntoPools(obj any) bool {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	mc, ok := obj.(metav1.Object)
+	return ok && !strings.HasPrefix(mc.GetName(), renderedconfig.RenderedPrefix)
 }
 
 // renderedChanged reports whether a pool update changes what its rendered MachineConfig is made of: another
@@ -46,5 +75,5 @@ func renderedKey(pools []*mcfgv1.MachineConfigPool) string {
 func renderedChanged(oldObj, newObj any) bool {
 	o, okO := oldObj.(*mcfgv1.MachineConfigPool)
 	n, okN := newObj.(*mcfgv1.MachineConfigPool)
-	return okO && okN && renderedKey([]*mcfgv1.MachineConfigPool{o}) != renderedKey([]*mcfgv1.MachineConfigPool{n})
+	return okO && okN && poolKey(o) != poolKey(n)
 }

@@ -126,3 +126,60 @@ func TestAWriteThatWouldTakeAPoolsRenderedMachineConfigOverTheLimitIsNotSent(t *
 		t.Errorf("events %q, want one starting %q", events, want)
 	}
 }
+
+func TestAnotherWritersMachineConfigIsMeasuredBeforeThePoolNamesItsNextRenderedConfig(t *testing.T) {
+	small := fixtures.MachineConfig("00-worker", "worker", fixtures.File("/etc/small", "x"))
+	s := newFakeShell(t, []runtime.Object{teamMirrors(1), fixtures.Image(), fixtures.ClusterVersion(fixtures.ReleaseImage)},
+		[]runtime.Object{fixtures.Pool("master", true), fixtures.Pool("worker", true), small}, Config{})
+	_, ctx := ktesting.NewTestContext(t)
+	if err := s.syncAndReport(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The events of the writes, and a sync that finds nothing to write: the figures measured are now kept.
+	for _, name := range []string{"99-master-generated-registries", "99-worker-generated-registries"} {
+		s.waitCached(t, name)
+	}
+	s.mc.ClearActions()
+	if err := s.syncAndReport(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.writes(); len(got) != 0 {
+		t.Fatalf("the second sync wrote %v, want nothing", got)
+	}
+	if worker := gaugeValue(t, s.ctrl.metrics.renderedBytes.WithLabelValues("worker")); worker > 20000 {
+		t.Fatalf("rendered size of worker %.0f, want a small one", worker)
+	}
+	drainEvents(s)
+
+	// Another writer adds 1.4 MB to the worker pool. The pool still names the rendered MachineConfig it had (the
+	// render controller has not rendered yet, or its nodes have not all updated): the event alone must bring a sync,
+	// and the sync must measure again.
+	s.ctrl.settleMu.Lock()
+	before := s.ctrl.lastEvent
+	s.ctrl.settleMu.Unlock()
+	large := fixtures.MachineConfig("01-worker-large", "worker", fixtures.File("/etc/large", strings.Repeat("x", 1050000)))
+	if _, err := s.mc.MachineconfigurationV1().MachineConfigs().Create(ctx, large, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.waitCached(t, large.Name)
+	framework.Eventually(t, 5*time.Second, "the controller to take the MachineConfig's event as one to sync for", func() (bool, string) {
+		s.ctrl.settleMu.Lock()
+		defer s.ctrl.settleMu.Unlock()
+		return s.ctrl.lastEvent.After(before), "no event since the second sync"
+	})
+	s.mc.ClearActions()
+	if err := s.syncAndReport(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.writes(); len(got) != 0 {
+		t.Errorf("wrote %v, want nothing: the mirror configuration is the same", got)
+	}
+	if worker := gaugeValue(t, s.ctrl.metrics.renderedBytes.WithLabelValues("worker")); worker < 1400000 {
+		t.Errorf("rendered size of worker %.0f, want over 1.4 MB with the other writer's MachineConfig", worker)
+	}
+	events := warningEvents(drainEvents(s))
+	if len(events) != 1 || !strings.HasPrefix(events[0], "Warning MachineConfigNearSizeLimit the rendered MachineConfig of pool worker is ") ||
+		!strings.Contains(events[0], "its largest other MachineConfigs: 01-worker-large (") {
+		t.Errorf("events %q, want one Warning that the worker pool's rendered MachineConfig is near the limit", events)
+	}
+}

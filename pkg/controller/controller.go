@@ -22,7 +22,6 @@ import (
 
 	"github.com/openshift/registries-controller/pkg/cluster"
 	"github.com/openshift/registries-controller/pkg/inputs"
-	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
 	"github.com/openshift/registries-controller/pkg/render"
 	"github.com/openshift/registries-controller/pkg/renderedconfig"
@@ -168,8 +167,10 @@ func newController(writers clients, inf cluster.Informers, recorder record.Event
 	if err := reader.AddEventHandler(cluster.OnlyKind(inputs.KindMachineConfigPool), poolsRenderHandler(handler)); err != nil {
 		return nil, err
 	}
-	generatedOnly := cache.FilteringResourceEventHandler{FilterFunc: machineconfigs.IsGenerated, Handler: handler}
-	if _, err := reader.MachineConfigInformer().AddEventHandler(generatedOnly); err != nil {
+	// Every MachineConfig but the rendered ones: this project's (another writer's change is reverted) and other
+	// writers' (they change the size of the pools' rendered MachineConfigs, docs/semantics.md §3.6).
+	mergedOnly := cache.FilteringResourceEventHandler{FilterFunc: mergedIntoPools, Handler: handler}
+	if _, err := reader.MachineConfigInformer().AddEventHandler(mergedOnly); err != nil {
 		return nil, fmt.Errorf("adding event handler: %w", err)
 	}
 	c.configs = reader.MachineConfigs()

@@ -108,7 +108,7 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 		return res, fmt.Errorf("listing MachineConfigs: %w", err)
 	}
 	actions := machineconfigs.Plan(generated(all), c.reader.Decoder(), &out.Set, machineconfigs.PlanOptions{})
-	if len(actions) > 0 || c.budgetStale(res.inputs) {
+	if len(actions) > 0 || c.budgetStale(res.inputs, all) {
 		// Only a write, or another writer's change to a pool's rendered MachineConfig, changes what the render
 		// controller will see: a sync that writes nothing keeps the figures of the last.
 		c.rendered = c.measureRendered(ctx, res.inputs.Pools, all, actions)
@@ -142,10 +142,10 @@ func generated(all []*mcfgv1.MachineConfig) []*mcfgv1.MachineConfig {
 }
 
 // budgetStale reports whether the rendered MachineConfigs measured last may no longer be what the pools have: a
-// pool's rendered MachineConfig or selector changed since (another writer's MachineConfig, a new pool), or none was
-// measured yet.
-func (c *Controller) budgetStale(in *inputs.Inputs) bool {
-	key := renderedKey(in.Pools)
+// pool's rendered MachineConfig or selector changed since (a new pool), another writer's MachineConfig was added,
+// changed or deleted (all: every MachineConfig in the cache), or none was measured yet.
+func (c *Controller) budgetStale(in *inputs.Inputs, all []*mcfgv1.MachineConfig) bool {
+	key := renderedKey(in.Pools, all)
 	if c.rendered != nil && key == c.renderedFor {
 		return false
 	}
