@@ -40,12 +40,15 @@ func warningEvents(events []string) []string {
 	return out
 }
 
-// gaugeValue returns the value of a gauge.
-func gaugeValue(t *testing.T, g prometheus.Gauge) float64 {
+// metricValue returns the value of a gauge or a counter.
+func metricValue(t *testing.T, g prometheus.Metric) float64 {
 	t.Helper()
 	var m dto.Metric
 	if err := g.Write(&m); err != nil {
 		t.Fatal(err)
+	}
+	if m.Counter != nil {
+		return m.GetCounter().GetValue()
 	}
 	return m.GetGauge().GetValue()
 }
@@ -78,8 +81,8 @@ func TestAWriteThatWouldTakeAPoolsRenderedMachineConfigOverTheLimitIsNotSent(t *
 	if got := s.writes(); len(got) != 2 {
 		t.Fatalf("a small mirror configuration wrote %v, want both pools' MachineConfigs", got)
 	}
-	worker := gaugeValue(t, s.ctrl.metrics.renderedBytes.WithLabelValues("worker"))
-	master := gaugeValue(t, s.ctrl.metrics.renderedBytes.WithLabelValues("master"))
+	worker := metricValue(t, s.ctrl.metrics.renderedBytes.WithLabelValues("worker"))
+	master := metricValue(t, s.ctrl.metrics.renderedBytes.WithLabelValues("master"))
 	if worker < 1400000 || worker > renderedconfig.MaxBytes || master > 20000 {
 		t.Errorf("rendered sizes: worker %.0f, master %.0f; want worker over 1.4 MB and under the limit, master small", worker, master)
 	}
@@ -113,7 +116,7 @@ func TestAWriteThatWouldTakeAPoolsRenderedMachineConfigOverTheLimitIsNotSent(t *
 	if res.outcome != OutcomeInvalid {
 		t.Errorf("outcome %s, want %s", res.outcome, OutcomeInvalid)
 	}
-	if worker := gaugeValue(t, s.ctrl.metrics.renderedBytes.WithLabelValues("worker")); worker <= renderedconfig.MaxBytes {
+	if worker := metricValue(t, s.ctrl.metrics.renderedBytes.WithLabelValues("worker")); worker <= renderedconfig.MaxBytes {
 		t.Errorf("rendered size of worker %.0f, want what it would be, over the limit", worker)
 	}
 	events = drainEvents(s)
@@ -146,7 +149,7 @@ func TestAnotherWritersMachineConfigIsMeasuredBeforeThePoolNamesItsNextRenderedC
 	if got := s.writes(); len(got) != 0 {
 		t.Fatalf("the second sync wrote %v, want nothing", got)
 	}
-	if worker := gaugeValue(t, s.ctrl.metrics.renderedBytes.WithLabelValues("worker")); worker > 20000 {
+	if worker := metricValue(t, s.ctrl.metrics.renderedBytes.WithLabelValues("worker")); worker > 20000 {
 		t.Fatalf("rendered size of worker %.0f, want a small one", worker)
 	}
 	drainEvents(s)
@@ -154,19 +157,14 @@ func TestAnotherWritersMachineConfigIsMeasuredBeforeThePoolNamesItsNextRenderedC
 	// Another writer adds 1.4 MB to the worker pool. The pool still names the rendered MachineConfig it had (the
 	// render controller has not rendered yet, or its nodes have not all updated): the event alone must bring a sync,
 	// and the sync must measure again.
-	s.ctrl.settleMu.Lock()
-	before := s.ctrl.lastEvent
-	s.ctrl.settleMu.Unlock()
+	// The events so far: the mirror set, the Image, the ClusterVersion, two pools, 00-worker, the two creates.
+	s.waitEvents(t, 8)
 	large := fixtures.MachineConfig("01-worker-large", "worker", fixtures.File("/etc/large", strings.Repeat("x", 1050000)))
 	if _, err := s.mc.MachineconfigurationV1().MachineConfigs().Create(ctx, large, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s.waitCached(t, large.Name)
-	framework.Eventually(t, 5*time.Second, "the controller to take the MachineConfig's event as one to sync for", func() (bool, string) {
-		s.ctrl.settleMu.Lock()
-		defer s.ctrl.settleMu.Unlock()
-		return s.ctrl.lastEvent.After(before), "no event since the second sync"
-	})
+	s.waitEvents(t, 9) // the MachineConfig's event alone brings a sync
 	s.mc.ClearActions()
 	if err := s.syncAndReport(ctx); err != nil {
 		t.Fatal(err)
@@ -174,7 +172,7 @@ func TestAnotherWritersMachineConfigIsMeasuredBeforeThePoolNamesItsNextRenderedC
 	if got := s.writes(); len(got) != 0 {
 		t.Errorf("wrote %v, want nothing: the mirror configuration is the same", got)
 	}
-	if worker := gaugeValue(t, s.ctrl.metrics.renderedBytes.WithLabelValues("worker")); worker < 1400000 {
+	if worker := metricValue(t, s.ctrl.metrics.renderedBytes.WithLabelValues("worker")); worker < 1400000 {
 		t.Errorf("rendered size of worker %.0f, want over 1.4 MB with the other writer's MachineConfig", worker)
 	}
 	events := warningEvents(drainEvents(s))

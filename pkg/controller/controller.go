@@ -190,6 +190,7 @@ func (c *Controller) enqueue() {
 		c.firstEvent = now
 	}
 	c.settleMu.Unlock()
+	c.metrics.events.Inc()
 	c.queue.AddAfter(queueKey, c.renderAheadQuiet())
 }
 

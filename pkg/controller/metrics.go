@@ -22,6 +22,7 @@ const metricsNamespace = "registries_controller"
 //	workqueue_* {name="registries-controller"} (depth, adds, latency, work duration, retries, ...)
 type controllerMetrics struct {
 	syncs          *prometheus.CounterVec
+	events         prometheus.Counter
 	writes         *prometheus.CounterVec
 	reverts        *prometheus.CounterVec
 	renderDuration prometheus.Histogram
@@ -41,6 +42,10 @@ func newMetrics(reg prometheus.Registerer) *controllerMetrics {
 			Namespace: metricsNamespace, Name: "syncs_total",
 			Help: "Syncs by result: applied (MachineConfigs written), unchanged, invalid (input rejected, nothing written), error (retried).",
 		}, []string{"result"}),
+		events: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: metricsNamespace, Name: "events_total",
+			Help: "Events of the inputs and of the MachineConfigs that scheduled a sync; against syncs_total, how many events a sync coalesces.",
+		}),
 		writes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: metricsNamespace, Name: "machineconfig_writes_total",
 			Help: "MachineConfig writes by pool, output (registries, credentialproviderconfig) and operation; every write rolls the pool's nodes.",
@@ -75,7 +80,7 @@ func newMetrics(reg prometheus.Registerer) *controllerMetrics {
 	for _, s := range []string{string(OutcomeApplied), string(OutcomeUnchanged), string(OutcomeInvalid), string(OutcomeError), string(OutcomeDeferred)} {
 		m.syncs.WithLabelValues(s) // export zeros, so rates work from the start
 	}
-	reg.MustRegister(m.syncs, m.writes, m.reverts, m.renderDuration, m.bytes, m.renderedBytes, m.invalidObjects, m.lastSuccess)
+	reg.MustRegister(m.syncs, m.events, m.writes, m.reverts, m.renderDuration, m.bytes, m.renderedBytes, m.invalidObjects, m.lastSuccess)
 	m.workqueue.register(reg)
 	m.rollout = newRolloutMetrics(reg)
 	m.operator = newOperatorMetrics(reg)

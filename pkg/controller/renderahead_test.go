@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -38,15 +39,15 @@ func TestALoneChangeIsRenderedWhileTheSettleDelayRuns(t *testing.T) {
 	s := newFakeShell(t, []runtime.Object{idms}, []runtime.Object{master, worker}, Config{Clock: clock, SettleDelay: time.Second, Checker: checker})
 	_, ctx := ktesting.NewTestContext(t)
 
-	// The informers' first events started a burst: its sync creates the MachineConfigs.
+	// The informers' first events (the mirror set, two pools) started a burst: its sync creates the MachineConfigs.
+	s.waitEvents(t, 3)
 	clock.Step(time.Second)
 	s.work(t, ctx)
 	if got := s.writes(); len(got) != 2 {
 		t.Fatalf("writes %v after the first sync, want the two pools' creates", got)
 	}
-	s.waitCached(t, "99-worker-generated-registries")
-
 	s.changeMirror(t, ctx, idms, "2", "m.local/second")
+	s.waitEvents(t, 6) // the two creates, the change
 	clock.Step(s.ctrl.renderAheadQuiet())
 	s.work(t, ctx)
 	ahead := s.ctrl.last.out
@@ -70,13 +71,14 @@ func TestALoneChangeIsRenderedWhileTheSettleDelayRuns(t *testing.T) {
 
 	// The writes' own events start a burst whose inputs were rendered already: the look ahead renders nothing,
 	// and a change within that burst is still rendered ahead.
-	s.waitCached(t, "99-worker-generated-registries")
+	s.waitEvents(t, 8) // the two updates
 	clock.Step(s.ctrl.renderAheadQuiet())
 	s.work(t, ctx)
 	if s.ctrl.last.out != ahead {
 		t.Fatal("the writes' own events rendered the same inputs again")
 	}
 	s.changeMirror(t, ctx, idms, "3", "m.local/third")
+	s.waitEvents(t, 9)
 	clock.Step(s.ctrl.renderAheadQuiet())
 	s.work(t, ctx)
 	if !rendersMirror(t, s.ctrl.last.out.Set.MachineConfigs, "m.local/third") {
@@ -86,6 +88,7 @@ func TestALoneChangeIsRenderedWhileTheSettleDelayRuns(t *testing.T) {
 	// A change after the render ahead: the sync renders again and writes it.
 	ahead = s.ctrl.last.out
 	s.changeMirror(t, ctx, idms, "4", "m.local/fourth")
+	s.waitEvents(t, 10)
 	clock.Step(time.Second)
 	s.work(t, ctx)
 	if s.ctrl.last.out == ahead {
@@ -121,6 +124,21 @@ func (s *fakeShell) work(t *testing.T, ctx context.Context) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the worker's queue had nothing ready")
 	}
+}
+
+// waitEvents waits until the controller has taken n events since it started (events_total), and fails the test on
+// more. An informer's cache holds an object before its event handlers run: a test that steps the fake clock right
+// after the cache holds a change dates the event after the step (and its sync a whole delay later) unless it waits
+// for the handler.
+func (s *fakeShell) waitEvents(t *testing.T, n int) {
+	t.Helper()
+	framework.Eventually(t, 10*time.Second, fmt.Sprintf("the controller to take %d events", n), func() (bool, string) {
+		got := int(metricValue(t, s.ctrl.metrics.events))
+		if got > n {
+			t.Fatalf("the controller took %d events, want %d", got, n)
+		}
+		return got == n, fmt.Sprint(got)
+	})
 }
 
 // changeMirror sets the first mirror of idms to mirror at resourceVersion rv, and waits until the informer holds it.
