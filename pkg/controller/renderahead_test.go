@@ -13,7 +13,6 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/openshift/registries-controller/pkg/inputs"
 	"github.com/openshift/registries-controller/pkg/machineconfigs"
 	"github.com/openshift/registries-controller/pkg/nodefiles"
 	"github.com/openshift/registries-controller/pkg/registriesconf"
@@ -141,7 +140,8 @@ func (s *fakeShell) waitEvents(t *testing.T, n int) {
 	})
 }
 
-// changeMirror sets the first mirror of idms to mirror at resourceVersion rv, and waits until the informer holds it.
+// changeMirror sets the first mirror of idms to mirror at resourceVersion rv; the caller waits for its event
+// (waitEvents), which the controller takes once the informer holds the change.
 func (s *fakeShell) changeMirror(t *testing.T, ctx context.Context, idms *configv1.ImageDigestMirrorSet, rv, mirror string) {
 	t.Helper()
 	idms.ResourceVersion = rv
@@ -149,27 +149,6 @@ func (s *fakeShell) changeMirror(t *testing.T, ctx context.Context, idms *config
 	if _, err := s.config.ConfigV1().ImageDigestMirrorSets().Update(ctx, idms, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	framework.Eventually(t, 10*time.Second, "the informer holds version "+rv, func() (bool, string) {
-		got := s.cached(t, inputs.KindImageDigestMirrorSet, idms.Name).(metav1.Object).GetResourceVersion()
-		return got == rv, got
-	})
-}
-
-// waitCached waits until the MachineConfig informer holds the MachineConfig name as the fake API server does, so
-// that its event is not taken for a later change.
-func (s *fakeShell) waitCached(t *testing.T, name string) {
-	t.Helper()
-	framework.Eventually(t, 10*time.Second, "the informer holds "+name, func() (bool, string) {
-		want, err := s.mc.MachineconfigurationV1().MachineConfigs().Get(context.Background(), name, metav1.GetOptions{})
-		if err != nil {
-			return false, err.Error()
-		}
-		have, err := s.ctrl.configs.Get(name)
-		if err != nil {
-			return false, err.Error()
-		}
-		return string(have.Spec.Config.Raw) == string(want.Spec.Config.Raw), "an older version"
-	})
 }
 
 // written returns the registries.conf the MachineConfig name writes, as the fake API server holds it, decoded without
