@@ -28,7 +28,7 @@ func CRDNames() []string {
 		if k.Resource.Group == "" {
 			continue // a built-in kind has no CRD
 		}
-		name := k.Resource.Resource + "." + k.Resource.Group
+		name := k.crdName()
 		if !seen[name] {
 			seen[name] = true
 			out = append(out, name)
@@ -38,17 +38,24 @@ func CRDNames() []string {
 	return out
 }
 
+// crdName is the name of the CustomResourceDefinition of k (RESOURCE.GROUP); "" for a built-in kind.
+func (k servedKind) crdName() string {
+	if k.Resource.Group == "" {
+		return ""
+	}
+	return k.Resource.Resource + "." + k.Resource.Group
+}
+
 // newCRDInformers returns one informer per CRD of CRDNames, each of the CRD's metadata only and narrowed to its
 // name (a field selector on metadata.name), so the controller neither reads nor is told about any other CRD of the
-// cluster. Every event of one (created, changed, e.g. Established, deleted) calls changed: Health then asks
-// discovery (Health.CRDChanged), where it used to ask every 30 s. Their failed lists and watches go to
-// watchErrors, as the input informers' do.
-func newCRDInformers(client metadata.Interface, changed func(), watchErrors func(kind string) cache.WatchErrorHandlerWithContext) ([]cache.SharedIndexInformer, error) {
-	handler := cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(any) { changed() },
-		UpdateFunc: func(any, any) { changed() },
-		DeleteFunc: func(any) { changed() },
-	}
+// cluster. Every change of one (created, changed, e.g. Established, deleted) calls changed: Health then asks
+// discovery (Health.CRDChanged), where it used to ask every 30 s. A CRD in a watch's first list is no change: it
+// calls listed with the CRD's name (Health.CRDListed), which asks discovery only when its kind was not served at
+// the last one; an update that leaves the resourceVersion as it was (a list again after a watch ended) is none
+// either. Their failed lists and watches go to watchErrors, as the input informers' do.
+func newCRDInformers(client metadata.Interface, changed func(), listed func(name string),
+	watchErrors func(kind string) cache.WatchErrorHandlerWithContext) ([]cache.SharedIndexInformer, error) {
+	handler := crdEvents(changed, listed)
 	var out []cache.SharedIndexInformer
 	for _, name := range CRDNames() {
 		selector := fields.OneTermEqualSelector("metadata.name", name).String()
@@ -76,6 +83,29 @@ func newCRDInformers(client metadata.Interface, changed func(), watchErrors func
 		out = append(out, informer)
 	}
 	return out, nil
+}
+
+// crdEvents is the event handler of the CRD informers (newCRDInformers): a CRD in a watch's first list calls
+// listed, an update that keeps the resourceVersion calls nothing, every other event calls changed.
+func crdEvents(changed func(), listed func(name string)) cache.ResourceEventHandlerDetailedFuncs {
+	return cache.ResourceEventHandlerDetailedFuncs{
+		AddFunc: func(obj any, isInInitialList bool) {
+			if m, ok := obj.(metav1.Object); ok && isInInitialList {
+				listed(m.GetName())
+				return
+			}
+			changed()
+		},
+		UpdateFunc: func(oldObj, newObj any) {
+			o, oldOK := oldObj.(metav1.Object)
+			n, newOK := newObj.(metav1.Object)
+			if oldOK && newOK && o.GetResourceVersion() == n.GetResourceVersion() {
+				return
+			}
+			changed()
+		},
+		DeleteFunc: func(any) { changed() },
+	}
 }
 
 // dropMetadataUnread is the transform of the informers whose objects only say that something changed (the CRDs) or

@@ -39,3 +39,28 @@ func TestTheWatchedObjectsAreCachedWithoutManagedFieldsOrAnnotations(t *testing.
 		t.Errorf("lost what is read: %+v", got)
 	}
 }
+
+// The CRD watches' first list is no change (it would cost every start 10 s of probes every second); an update
+// that keeps the resourceVersion (a list again after a watch ended) is none either.
+func TestACRDInItsWatchsFirstListIsNoChange(t *testing.T) {
+	var changed int
+	var listed []string
+	h := crdEvents(func() { changed++ }, func(name string) { listed = append(listed, name) })
+	crd := func(rv string) *metav1.PartialObjectMetadata {
+		return &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "imagetagmirrorsets.config.openshift.io", ResourceVersion: rv}}
+	}
+	h.OnAdd(crd("1"), true)
+	if changed != 0 || !slices.Equal(listed, []string{"imagetagmirrorsets.config.openshift.io"}) {
+		t.Errorf("first list: %d changes, listed %v; want none and the CRD", changed, listed)
+	}
+	h.OnUpdate(crd("1"), crd("1"))
+	if changed != 0 {
+		t.Errorf("an update with the same resourceVersion was a change")
+	}
+	h.OnUpdate(crd("1"), crd("2"))
+	h.OnDelete(crd("2"))
+	h.OnAdd(crd("3"), false)
+	if changed != 3 || len(listed) != 1 {
+		t.Errorf("an update, a delete and a later add: %d changes and %d more listed, want 3 and 0", changed, len(listed)-1)
+	}
+}

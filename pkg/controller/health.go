@@ -38,6 +38,8 @@ const (
 	unhealthyPeriod = time.Second
 	probeTimeout    = 2 * time.Second
 	crdSettle       = 10 * time.Second
+	// crdListWait is how long the first probe waits for the CRD watches' first lists (Runtime.Start).
+	crdListWait = time.Second
 )
 
 // servedKind is a kind the controller reads or writes: every input kind and the MachineConfigs it writes.
@@ -135,6 +137,8 @@ type Health struct {
 	// discovered is when discovery last answered; rediscover asks the next probe to run it.
 	discovered time.Time
 	rediscover bool
+	// discovering is true while a discovery runs.
+	discovering bool
 	// settleUntil is when the probes after a CRD event go back to healthyPeriod.
 	settleUntil time.Time
 }
@@ -176,6 +180,23 @@ func (h *Health) CRDChanged() {
 	h.settleUntil = h.clock.Now().Add(crdSettle)
 	h.mu.Unlock()
 	h.Kick()
+}
+
+// CRDListed says that the CustomResourceDefinition name was in the first list of its watch: that is no change,
+// unless discovery has not answered yet or did not find its kind served (the CRD was created between the two),
+// and then discovery runs once more. Treating the first list as a change (CRDChanged) cost every start crdSettle
+// of probes every second, with discovery: 40 requests.
+func (h *Health) CRDListed(name string) {
+	h.mu.Lock()
+	stale := h.discovered.IsZero() || h.rediscover || h.discovering
+	for _, k := range h.missing {
+		stale = stale || k.crdName() == name
+	}
+	h.rediscover = stale
+	h.mu.Unlock()
+	if stale {
+		h.Kick()
+	}
 }
 
 // settling reports whether a CRD event was seen less than crdSettle ago.
@@ -325,13 +346,21 @@ func (h *Health) probe(ctx context.Context) bool {
 	missing := h.missing
 	discover := h.rediscover || h.discovered.IsZero() || h.err != nil || len(h.requiredMissing()) > 0 ||
 		len(h.neededMissing()) > 0 || h.clock.Now().Before(h.settleUntil)
+	if err == nil && discover {
+		// Asked for from here on, discovery runs again: an event while it runs may come after what it sees.
+		h.rediscover, h.discovering = false, true
+	}
 	h.mu.Unlock()
 	if err == nil && discover {
-		if missing, err = h.missingKinds(ctx); err == nil {
-			h.mu.Lock()
-			h.discovered, h.rediscover = h.clock.Now(), false
-			h.mu.Unlock()
+		missing, err = h.missingKinds(ctx)
+		h.mu.Lock()
+		h.discovering = false
+		if err == nil {
+			h.discovered = h.clock.Now()
+		} else {
+			h.rediscover = true
 		}
+		h.mu.Unlock()
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		return false // stopping

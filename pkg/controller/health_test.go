@@ -221,3 +221,91 @@ func TestAFailedWatchProbesAtOnceAndAClosedOneDoesNot(t *testing.T) {
 		t.Error("a failed watch did not ask for discovery: its kind may be gone")
 	}
 }
+
+// A CRD in its watch's first list is no change: the start's lists ask discovery again only for a kind the last
+// discovery did not find, without the second-by-second probes of a CRD event.
+func TestTheCRDsFirstListAsksDiscoveryOnlyForAKindNotServed(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	api := &fakeAPI{}
+	api.serveAll()
+	clock := clocktesting.NewFakeClock(time.Unix(1000, 0))
+	h := newHealth(api.probes(), servedKinds(), nil, clock)
+	discoveries := 0
+	resources := h.probes.Resources
+	h.probes.Resources = func(ctx context.Context, gv schema.GroupVersion) (*metav1.APIResourceList, error) {
+		discoveries++
+		return resources(ctx, gv)
+	}
+	kicked := func() bool {
+		select {
+		case <-h.kick:
+			return true
+		default:
+			return false
+		}
+	}
+
+	// Listed before the first discovery answered: it runs (once, as it would anyway).
+	h.CRDListed("imagedigestmirrorsets.config.openshift.io")
+	h.probe(ctx)
+	first := discoveries
+	kicked()
+	for _, name := range CRDNames() {
+		h.CRDListed(name)
+	}
+	if kicked() || h.settling() {
+		t.Errorf("the first list of CRDs whose kinds are served kicked a probe (or settles: %v)", h.settling())
+	}
+	h.probe(ctx)
+	if discoveries != first {
+		t.Errorf("a probe after the first list of served CRDs asked discovery %d times", discoveries-first)
+	}
+
+	// An optional kind (probed again only when asked) not served at the last discovery whose CRD is in a first list: discovery once more, no settling.
+	api.mu.Lock()
+	ccp := schema.GroupVersion{Group: "config.openshift.io", Version: "v1"}
+	api.served[ccp] = slicesDelete(api.served[ccp], "criocredentialproviderconfigs")
+	api.mu.Unlock()
+	h.CRDChanged()
+	clock.Step(crdSettle)
+	h.probe(ctx)
+	if h.Serves("CRIOCredentialProviderConfig") {
+		t.Fatal("CRIOCredentialProviderConfig served after its CRD went")
+	}
+	api.serveAll()
+	kicked()
+	h.CRDListed("criocredentialproviderconfigs.config.openshift.io")
+	if !kicked() || h.settling() {
+		t.Errorf("the first list of a CRD whose kind was not served: kicked no probe, or settles (%v)", h.settling())
+	}
+	h.probe(ctx)
+	if !h.Serves("CRIOCredentialProviderConfig") {
+		t.Error("CRIOCredentialProviderConfig not served after its CRD was listed")
+	}
+
+	// Listed while a discovery runs: what that discovery sees may be older than the list, so one more runs.
+	h.CRDChanged()
+	clock.Step(crdSettle)
+	h.probe(ctx) // leaves imagetagmirrorsets served
+	api.mu.Lock()
+	api.served[ccp] = slicesDelete(api.served[ccp], "criocredentialproviderconfigs")
+	api.mu.Unlock()
+	h.CRDChanged()
+	clock.Step(crdSettle)
+	h.probes.Resources = func(ctx context.Context, gv schema.GroupVersion) (*metav1.APIResourceList, error) {
+		list, err := resources(ctx, gv)
+		if gv == ccp {
+			api.serveAll() // the CRD is created while discovery runs, after it answered for its group
+			h.CRDListed("criocredentialproviderconfigs.config.openshift.io")
+		}
+		return list, err
+	}
+	h.probe(ctx)
+	if h.Serves("CRIOCredentialProviderConfig") {
+		t.Fatal("the discovery before the CRD was created found its kind served")
+	}
+	h.probe(ctx)
+	if !h.Serves("CRIOCredentialProviderConfig") {
+		t.Error("a CRD listed while discovery ran was not asked for again")
+	}
+}

@@ -93,7 +93,7 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 	if err != nil {
 		return nil, fmt.Errorf("metadata client: %w", err)
 	}
-	crds, err := newCRDInformers(crdClient, health.CRDChanged, health.WatchErrorHandler)
+	crds, err := newCRDInformers(crdClient, health.CRDChanged, health.CRDListed, health.WatchErrorHandler)
 	if err != nil {
 		return nil, err
 	}
@@ -131,10 +131,21 @@ func NewRuntime(ctx context.Context, cfg *rest.Config, resync time.Duration, reg
 func (r *Runtime) Start(ctx context.Context) {
 	r.broadcaster.StartStructuredLogging(2)
 	r.broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: r.Kube.CoreV1().Events("")})
-	go r.Health.Run(ctx)
 	for _, crd := range r.crds {
 		go crd.RunWithContext(ctx)
 	}
+	go func() {
+		// The first probe asks discovery after the CRD watches' first lists (a few milliseconds), so that those
+		// lists ask for no second one (Health.CRDListed); not longer than crdListWait when they cannot list.
+		listed, cancel := context.WithTimeout(ctx, crdListWait)
+		defer cancel()
+		synced := make([]cache.InformerSynced, 0, len(r.crds))
+		for _, crd := range r.crds {
+			synced = append(synced, crd.HasSynced)
+		}
+		cache.WaitForCacheSync(listed.Done(), synced...)
+		r.Health.Run(ctx)
+	}()
 	go func() {
 		select {
 		case <-r.Health.Served():

@@ -20,10 +20,13 @@ const (
 	healthReadPeriod = time.Minute
 	// leaseRetryPeriod is `start`'s --leader-elect-retry-period default: one lease renewal.
 	leaseRetryPeriod = 26 * time.Second
-	// idleSettle is how long after the controller is ready the test waits before it counts: the CRD watches'
-	// first events ask discovery every second for 10 s (crdSettle), and the first sync writes the
-	// ClusterOperator.
-	idleSettle = 15 * time.Second
+	// idleSettle is how long after the controller is ready the test waits before it counts: the first sync
+	// writes the ClusterOperator.
+	idleSettle = 3 * time.Second
+	// startDiscoveries is how many discoveries a start may ask (3 group versions each): the first probe's, and one
+	// more when a CRD's first list comes while it runs (Health.CRDListed). The CRD watches' first lists used to
+	// count as CRD events, and asked every second for 10 s.
+	startDiscoveries = 2
 )
 
 // Idle, the controller sends the leader lease's renewals and one storage read a minute, nothing else: a CRD
@@ -46,6 +49,21 @@ func TestAnIdleControllerSendsOnlyLeaseRenewalsAndAReadAMinute(t *testing.T) {
 
 	startCount := len(proxy.Requests())
 	start := time.Now()
+	var discoveries []string
+	for _, r := range proxy.Requests()[:startCount] {
+		if r.Verb == "get" && r.Resource == "" && strings.HasPrefix(r.Path, "/apis/") {
+			discoveries = append(discoveries, r.Path)
+		}
+	}
+	groupVersions := map[string]bool{}
+	for _, p := range discoveries {
+		groupVersions[p] = true
+	}
+	t.Logf("the start asked discovery %d times (%d group versions)", len(discoveries), len(groupVersions))
+	if len(discoveries) > startDiscoveries*len(groupVersions) {
+		t.Errorf("the start asked discovery %d times: %v; want at most %d rounds of %d group versions", len(discoveries),
+			discoveries, startDiscoveries, len(groupVersions))
+	}
 	var mu sync.Mutex
 	var counted idleRequests
 	count := func() idleRequests {
