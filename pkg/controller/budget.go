@@ -35,14 +35,15 @@ func (c *Controller) measureRendered(ctx context.Context, pools []*mcfgv1.Machin
 
 // renderedKey identifies what the pools' rendered MachineConfigs are made of: each pool's name, selector and
 // current rendered MachineConfig (poolKey), and the version of every MachineConfig of another writer in all (those
-// the render controller merges besides this project's). A pool's rendered MachineConfig alone does
+// the render controller merges besides this project's), in an order of their own. A pool's rendered MachineConfig alone does
 // not say it: the render controller names its next one only after another writer's MachineConfig arrives, and the
 // pool's status names it only once every node runs it, which can take hours.
 func renderedKey(pools []*mcfgv1.MachineConfigPool, all []*mcfgv1.MachineConfig) string {
-	var b strings.Builder
+	keys := make([]string, 0, len(pools))
 	for _, p := range pools {
-		b.WriteString(poolKey(p))
+		keys = append(keys, poolKey(p))
 	}
+	slices.Sort(keys) // the informer cache's order changes from one list to the next
 	var others []string
 	for _, mc := range all {
 		if mergedIntoPools(mc) && !machineconfigs.IsGenerated(mc) {
@@ -50,8 +51,7 @@ func renderedKey(pools []*mcfgv1.MachineConfigPool, all []*mcfgv1.MachineConfig)
 		}
 	}
 	slices.Sort(others)
-	b.WriteString(strings.Join(others, ";"))
-	return b.String()
+	return strings.Join(keys, "") + strings.Join(others, ";")
 }
 
 // poolKey identifies what a pool's rendered MachineConfig is made of, as far as the pool says: its name, selector

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -141,12 +142,19 @@ func TestAnotherWritersMachineConfigIsMeasuredBeforeThePoolNamesItsNextRenderedC
 	// The events of the writes (before them the mirror set, the Image, the ClusterVersion, two pools and 00-worker),
 	// and a sync that finds nothing to write: the figures measured are now kept.
 	s.waitEvents(t, 8)
+	measured := s.ctrl.rendered
+	if len(measured) != 2 {
+		t.Fatalf("the first sync measured %+v, want both pools", measured)
+	}
 	s.mc.ClearActions()
 	if err := s.syncAndReport(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.writes(); len(got) != 0 {
 		t.Fatalf("the second sync wrote %v, want nothing", got)
+	}
+	if len(s.ctrl.rendered) == 0 || &s.ctrl.rendered[0] != &measured[0] {
+		t.Error("the sync after the writes measured again what the writes' sync had measured")
 	}
 	if worker := metricValue(t, s.ctrl.metrics.renderedBytes.WithLabelValues("worker")); worker > 20000 {
 		t.Fatalf("rendered size of worker %.0f, want a small one", worker)
@@ -175,5 +183,23 @@ func TestAnotherWritersMachineConfigIsMeasuredBeforeThePoolNamesItsNextRenderedC
 	if len(events) != 1 || !strings.HasPrefix(events[0], "Warning MachineConfigNearSizeLimit the rendered MachineConfig of pool worker is ") ||
 		!strings.Contains(events[0], "its largest other MachineConfigs: 01-worker-large (") {
 		t.Errorf("events %q, want one Warning that the worker pool's rendered MachineConfig is near the limit", events)
+	}
+}
+
+// The budget is measured again only when what the pools' rendered MachineConfigs are made of changes, not when the
+// informer cache lists the same pools and MachineConfigs in another order.
+func TestTheRenderedBudgetsKeyDoesNotDependOnTheCachesOrder(t *testing.T) {
+	master, worker := fixtures.Pool("master", true), fixtures.Pool("worker", true)
+	a := fixtures.MachineConfig("00-worker", "worker", fixtures.File("/etc/a", "a"))
+	b := fixtures.MachineConfig("01-master", "master", fixtures.File("/etc/b", "b"))
+	one := renderedKey([]*mcfgv1.MachineConfigPool{master, worker}, []*mcfgv1.MachineConfig{a, b})
+	other := renderedKey([]*mcfgv1.MachineConfigPool{worker, master}, []*mcfgv1.MachineConfig{b, a})
+	if one != other {
+		t.Errorf("the same pools and MachineConfigs in another order give another key:\n%s\n%s", one, other)
+	}
+	changed := b.DeepCopy()
+	changed.ResourceVersion = "2"
+	if renderedKey([]*mcfgv1.MachineConfigPool{master, worker}, []*mcfgv1.MachineConfig{a, changed}) == one {
+		t.Error("another writer's changed MachineConfig gives the same key")
 	}
 }

@@ -108,10 +108,11 @@ func (c *Controller) syncOnce(ctx context.Context) (*syncResult, error) {
 		return res, fmt.Errorf("listing MachineConfigs: %w", err)
 	}
 	actions := machineconfigs.Plan(generated(all), c.reader.Decoder(), &out.Set, machineconfigs.PlanOptions{})
-	if len(actions) > 0 || c.budgetStale(res.inputs, all) {
+	if key := renderedKey(res.inputs.Pools, all); len(actions) > 0 || c.rendered == nil || key != c.renderedFor {
 		// Only a write, or another writer's change to a pool's rendered MachineConfig, changes what the render
-		// controller will see: a sync that writes nothing keeps the figures of the last.
-		c.rendered = c.measureRendered(ctx, res.inputs.Pools, all, actions)
+		// controller will see: a sync that writes nothing keeps the figures of the last. What a write makes is
+		// measured before it, so the sync after it (its own write's event) keeps them too.
+		c.rendered, c.renderedFor = c.measureRendered(ctx, res.inputs.Pools, all, actions), key
 	}
 	res.rendered = c.rendered
 	if res.invalid = render.CheckRendered(out, res.rendered); res.invalid != nil {
@@ -139,18 +140,6 @@ func generated(all []*mcfgv1.MachineConfig) []*mcfgv1.MachineConfig {
 		}
 	}
 	return out
-}
-
-// budgetStale reports whether the rendered MachineConfigs measured last may no longer be what the pools have: a
-// pool's rendered MachineConfig or selector changed since (a new pool), another writer's MachineConfig was added,
-// changed or deleted (all: every MachineConfig in the cache), or none was measured yet.
-func (c *Controller) budgetStale(in *inputs.Inputs, all []*mcfgv1.MachineConfig) bool {
-	key := renderedKey(in.Pools, all)
-	if c.rendered != nil && key == c.renderedFor {
-		return false
-	}
-	c.renderedFor = key
-	return true
 }
 
 // lastRender is the render of the last sync, kept to be reused while the inputs stay the same.
