@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
@@ -121,10 +122,8 @@ type Health struct {
 	served         chan struct{} // closed once every kind was served at least once
 	// usable is closed while the API server can be used, and replaced by an open channel while it cannot.
 	usable chan struct{}
-	// waitingForUsable, when set (by tests, before the transport is used), is called each time a read that cannot
-	// connect has waited reconnectRetryPeriod and starts waiting for usable (reconnect.go): a test then knows the
-	// read had its chance to retry too early.
-	waitingForUsable func()
+	// waiting counts the reads that could not connect and wait for usable (reconnect.go).
+	waiting atomic.Int32
 
 	mu        sync.Mutex
 	synced    func() bool

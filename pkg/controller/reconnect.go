@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/http"
@@ -45,15 +46,8 @@ func waitForAPIServer(h *Health) func(http.RoundTripper) http.RoundTripper {
 					return nil, err
 				case <-retry.C():
 				}
-				if h.waitingForUsable != nil {
-					h.waitingForUsable()
-				}
-				select {
-				case <-req.Context().Done():
+				if !h.waitUsable(req.Context(), deadline.C()) {
 					return nil, err
-				case <-deadline.C():
-					return nil, err
-				case <-h.Usable():
 				}
 				resp, err = next.RoundTrip(req)
 			}
@@ -74,3 +68,18 @@ func cannotConnect(err error) bool {
 type roundTripperFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripperFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// waitUsable waits until the API server is usable (true), ctx is done or deadline fires (false), counted in
+// h.waiting meanwhile.
+func (h *Health) waitUsable(ctx context.Context, deadline <-chan time.Time) bool {
+	h.waiting.Add(1)
+	defer h.waiting.Add(-1)
+	select {
+	case <-ctx.Done():
+		return false
+	case <-deadline:
+		return false
+	case <-h.Usable():
+		return true
+	}
+}

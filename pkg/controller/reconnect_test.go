@@ -2,6 +2,7 @@ package controller
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"sync/atomic"
@@ -11,6 +12,8 @@ import (
 
 	"k8s.io/klog/v2/ktesting"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/openshift/registries-controller/test/framework"
 )
 
 // roundTrip runs a GET through rt in the background and returns where its answer arrives.
@@ -53,31 +56,22 @@ func TestAListThatCannotConnectWaitsForTheAPIServerInsteadOfFailing(t *testing.T
 		}
 		return &http.Response{StatusCode: http.StatusOK}, nil
 	})
-	// waited receives the attempts made when the read, its least wait between attempts over, begins to wait for
-	// Health: the moment it could have tried again too early.
-	waited := make(chan int32, 1)
-	h.waitingForUsable = func() {
-		select {
-		case waited <- attempts.Load():
-		default:
-		}
-	}
 	rt := waitForAPIServer(h)(next)
 	h.record(logger, nil, refused) // Health has seen the outage
 
 	done := roundTrip(rt)
 	waitForTimer(t, clk)
 	clk.Step(reconnectRetryPeriod) // the least wait between attempts is over; the API server is still unusable
-	select {
-	case n := <-waited:
-		if n != 1 {
-			t.Fatalf("%d attempts while Health says the API server cannot be used: it must wait for Health, not spin", n)
+	// The read must now be parked waiting for Health, with the one attempt it made: a read that tried again
+	// without waiting for Health would never be counted as waiting, or would have made a second attempt.
+	framework.Eventually(t, 10*time.Second, "the read to wait for Health after the least wait between attempts", func() (bool, string) {
+		select {
+		case err := <-done:
+			t.Fatalf("the watch gave up during the outage: %v", err)
+		default:
 		}
-	case err := <-done:
-		t.Fatalf("the watch gave up during the outage: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("the read never began to wait for Health after the least wait between attempts")
-	}
+		return h.waiting.Load() == 1, fmt.Sprintf("%d reads waiting, %d attempts", h.waiting.Load(), attempts.Load())
+	})
 	if n := attempts.Load(); n != 1 {
 		t.Fatalf("%d attempts while Health says the API server cannot be used: it must wait for Health, not spin", n)
 	}
@@ -90,6 +84,9 @@ func TestAListThatCannotConnectWaitsForTheAPIServerInsteadOfFailing(t *testing.T
 	h.record(logger, nil, nil) // Health sees it back
 	if err := <-done; err != nil {
 		t.Fatalf("a watch through an outage: %v; want it to wait and succeed", err)
+	}
+	if n := h.waiting.Load(); n != 0 {
+		t.Errorf("%d reads still counted as waiting after the API server came back", n)
 	}
 	if n := attempts.Load(); n != 2 {
 		t.Errorf("%d attempts, want the first and one once usable", n)
