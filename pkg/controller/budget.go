@@ -35,9 +35,9 @@ func (c *Controller) measureRendered(ctx context.Context, pools []*mcfgv1.Machin
 
 // renderedKey identifies what the pools' rendered MachineConfigs are made of: each pool's name, selector and
 // current rendered MachineConfig (poolKey), and the version of every MachineConfig of another writer in all (those
-// the render controller merges besides this project's), in an order of their own. A pool's rendered MachineConfig alone does
-// not say it: the render controller names its next one only after another writer's MachineConfig arrives, and the
-// pool's status names it only once every node runs it, which can take hours.
+// the render controller merges besides this project's), each sorted, so the cache's order does not change it. A
+// pool's rendered MachineConfig alone does not say it: the render controller names its next one only after another
+// writer's MachineConfig arrives, and the pool's status names it only once every node runs it, which can take hours.
 func renderedKey(pools []*mcfgv1.MachineConfigPool, all []*mcfgv1.MachineConfig) string {
 	keys := make([]string, 0, len(pools))
 	for _, p := range pools {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -182,16 +183,15 @@ func (h *Health) CRDChanged() {
 }
 
 // CRDListed says that the CustomResourceDefinition name was in the first list of its watch: that is no change,
-// unless discovery has not answered yet or did not find its kind served (the CRD was created between the two),
-// and then discovery runs once more. Treating the first list as a change (CRDChanged) cost every start crdSettle
-// of probes every second, with discovery: 40 requests.
+// unless a discovery is running or the last one did not find its kind served (the CRD was created between the
+// two), and then discovery runs once more; before any discovery the next probe runs one anyway. Treating the first
+// list as a change (CRDChanged) cost every start crdSettle of probes every second, with discovery: 40 requests.
 func (h *Health) CRDListed(name string) {
 	h.mu.Lock()
-	stale := h.discovered.IsZero() || h.rediscover || h.discovering
-	for _, k := range h.missing {
-		stale = stale || k.crdName() == name
+	stale := h.discovering || slices.ContainsFunc(h.missing, func(k servedKind) bool { return k.crdName() == name })
+	if stale {
+		h.rediscover = true
 	}
-	h.rediscover = stale
 	h.mu.Unlock()
 	if stale {
 		h.Kick()
@@ -343,14 +343,14 @@ func (h *Health) probe(ctx context.Context) bool {
 	}
 	h.mu.Lock()
 	missing := h.missing
-	discover := h.rediscover || h.discovered.IsZero() || h.err != nil || len(h.requiredMissing()) > 0 ||
-		len(h.neededMissing()) > 0 || h.clock.Now().Before(h.settleUntil)
-	if err == nil && discover {
+	discover := err == nil && (h.rediscover || h.discovered.IsZero() || h.err != nil || len(h.requiredMissing()) > 0 ||
+		len(h.neededMissing()) > 0 || h.clock.Now().Before(h.settleUntil))
+	if discover {
 		// Asked for from here on, discovery runs again: an event while it runs may come after what it sees.
 		h.rediscover, h.discovering = false, true
 	}
 	h.mu.Unlock()
-	if err == nil && discover {
+	if discover {
 		missing, err = h.missingKinds(ctx)
 		h.mu.Lock()
 		h.discovering = false

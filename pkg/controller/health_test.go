@@ -17,11 +17,12 @@ import (
 )
 
 // fakeAPI answers Health's probes: readErr fails the storage read; served lists the resources of each group
-// version (a group version it lacks is not served).
+// version (a group version it lacks is not served); discoveries counts the discovery requests.
 type fakeAPI struct {
-	mu      sync.Mutex
-	readErr error
-	served  map[schema.GroupVersion][]string
+	mu          sync.Mutex
+	readErr     error
+	served      map[schema.GroupVersion][]string
+	discoveries int
 }
 
 func (f *fakeAPI) probes() healthProbes {
@@ -29,6 +30,7 @@ func (f *fakeAPI) probes() healthProbes {
 		Resources: func(_ context.Context, gv schema.GroupVersion) (*metav1.APIResourceList, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
+			f.discoveries++
 			names, ok := f.served[gv]
 			if !ok {
 				return nil, apierrors.NewNotFound(schema.GroupResource{}, "")
@@ -45,6 +47,13 @@ func (f *fakeAPI) probes() healthProbes {
 			return f.readErr
 		},
 	}
+}
+
+// discovered returns how many discovery requests were answered.
+func (f *fakeAPI) discovered() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.discoveries
 }
 
 // serveAll serves every kind Health checks.
@@ -152,21 +161,15 @@ func TestDiscoveryFollowsACRDEventUntilItSettles(t *testing.T) {
 	api.serveAll()
 	clock := clocktesting.NewFakeClock(time.Unix(1000, 0))
 	h := newHealth(api.probes(), servedKinds(), nil, clock)
-	discoveries := 0
-	resources := h.probes.Resources
-	h.probes.Resources = func(ctx context.Context, gv schema.GroupVersion) (*metav1.APIResourceList, error) {
-		discoveries++
-		return resources(ctx, gv)
-	}
 	h.probe(ctx) // the first probe discovers
-	first := discoveries
+	first := api.discovered()
 	if first == 0 {
 		t.Fatal("the first probe did not ask discovery")
 	}
 	clock.Step(time.Hour)
 	h.probe(ctx)
-	if discoveries != first {
-		t.Errorf("a healthy probe without a CRD event asked discovery %d times", discoveries-first)
+	if api.discovered() != first {
+		t.Errorf("a healthy probe without a CRD event asked discovery %d times", api.discovered()-first)
 	}
 
 	h.CRDChanged()
@@ -176,17 +179,17 @@ func TestDiscoveryFollowsACRDEventUntilItSettles(t *testing.T) {
 	h.probe(ctx)
 	clock.Step(crdSettle - time.Second)
 	h.probe(ctx)
-	if got := discoveries - first; got != 2*first {
+	if got := api.discovered() - first; got != 2*first {
 		t.Errorf("discovery requests while settling: %d, want %d (two probes)", got, 2*first)
 	}
 	clock.Step(time.Second)
 	if h.settling() {
 		t.Error("still settling crdSettle after the event")
 	}
-	before := discoveries
+	before := api.discovered()
 	h.probe(ctx)
-	if discoveries != before {
-		t.Errorf("a probe after the settling asked discovery %d times", discoveries-before)
+	if api.discovered() != before {
+		t.Errorf("a probe after the settling asked discovery %d times", api.discovered()-before)
 	}
 }
 
@@ -230,12 +233,6 @@ func TestTheCRDsFirstListAsksDiscoveryOnlyForAKindNotServed(t *testing.T) {
 	api.serveAll()
 	clock := clocktesting.NewFakeClock(time.Unix(1000, 0))
 	h := newHealth(api.probes(), servedKinds(), nil, clock)
-	discoveries := 0
-	resources := h.probes.Resources
-	h.probes.Resources = func(ctx context.Context, gv schema.GroupVersion) (*metav1.APIResourceList, error) {
-		discoveries++
-		return resources(ctx, gv)
-	}
 	kicked := func() bool {
 		select {
 		case <-h.kick:
@@ -248,7 +245,7 @@ func TestTheCRDsFirstListAsksDiscoveryOnlyForAKindNotServed(t *testing.T) {
 	// Listed before the first discovery answered: it runs (once, as it would anyway).
 	h.CRDListed("imagedigestmirrorsets.config.openshift.io")
 	h.probe(ctx)
-	first := discoveries
+	first := api.discovered()
 	kicked()
 	for _, name := range CRDNames() {
 		h.CRDListed(name)
@@ -257,11 +254,12 @@ func TestTheCRDsFirstListAsksDiscoveryOnlyForAKindNotServed(t *testing.T) {
 		t.Errorf("the first list of CRDs whose kinds are served kicked a probe (or settles: %v)", h.settling())
 	}
 	h.probe(ctx)
-	if discoveries != first {
-		t.Errorf("a probe after the first list of served CRDs asked discovery %d times", discoveries-first)
+	if api.discovered() != first {
+		t.Errorf("a probe after the first list of served CRDs asked discovery %d times", api.discovered()-first)
 	}
 
-	// An optional kind (probed again only when asked) not served at the last discovery whose CRD is in a first list: discovery once more, no settling.
+	// An optional kind (probed again only when asked) not served at the last discovery whose CRD is in a first
+	// list: discovery once more, no settling.
 	api.mu.Lock()
 	ccp := schema.GroupVersion{Group: "config.openshift.io", Version: "v1"}
 	api.served[ccp] = slicesDelete(api.served[ccp], "criocredentialproviderconfigs")
@@ -286,12 +284,13 @@ func TestTheCRDsFirstListAsksDiscoveryOnlyForAKindNotServed(t *testing.T) {
 	// Listed while a discovery runs: what that discovery sees may be older than the list, so one more runs.
 	h.CRDChanged()
 	clock.Step(crdSettle)
-	h.probe(ctx) // leaves imagetagmirrorsets served
+	h.probe(ctx) // leaves criocredentialproviderconfigs served
 	api.mu.Lock()
 	api.served[ccp] = slicesDelete(api.served[ccp], "criocredentialproviderconfigs")
 	api.mu.Unlock()
 	h.CRDChanged()
 	clock.Step(crdSettle)
+	resources := h.probes.Resources
 	h.probes.Resources = func(ctx context.Context, gv schema.GroupVersion) (*metav1.APIResourceList, error) {
 		list, err := resources(ctx, gv)
 		if gv == ccp {
